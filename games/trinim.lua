@@ -1,0 +1,257 @@
+-- Trinim (Joan Josep, 2004; pbmserv by Cameron Browne, 2005).
+--
+-- A triangle of hexagonal cells holds equal numbers of red, green and blue pieces.  On your
+-- turn grab one piece, or a contiguous straight line of pieces.  When the board is empty, each
+-- player scores one point for every colour of which they hold an even number (0 is even).
+-- Settled rules: shared/rules.md section 4.
+
+local SIZES = {3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20}
+local LETTER = {"r", "g", "b"}                       -- colour codes in layouts and text
+local CODE = {r = 1, g = 2, b = 3}
+local FILL = {"#d43c3c", "#3c9a46", "#3c64d4"}
+local NAME = {"red", "green", "blue"}
+local FORWARD = {1, 5, 6}                            -- e, sw, se: each line is listed once
+
+-- Grids are fixed per size, so they are built once and shared by every state.
+local grids = {}
+local function grid_of(n)
+  local g = grids[n]
+  if not g then
+    g = nomv.grid.triangle(n, {upper = true})
+    grids[n] = g
+  end
+  return g
+end
+
+-- A layout such as "b/bb/bgr/grgg/rbgrr": rows from the apex, each from its lowest letter.
+-- Returns the board (cell index -> 0..3) and the size, or nil and what is wrong.
+local function read_layout(text)
+  local rows = nomv.split(text, "/")
+  local n = #rows
+  if not nomv.contains(SIZES, n) then
+    return nil, ("the layout has %d rows; the size must be one of 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20"):format(n)
+  end
+  local g, board = grid_of(n), {}
+  for r, row in ipairs(rows) do
+    if #row ~= r then return nil, ("layout row %d has %d cells, it needs %d"):format(r, #row, r) end
+    for k = 1, r do
+      local ch = row:sub(k, k)
+      local colour = CODE[ch]
+      if not colour and ch ~= "." then
+        return nil, ("layout row %d: %q is not a colour (use r, g, b, or . for empty)"):format(r, ch)
+      end
+      -- Row r holds letters n-r+1 .. n; the k-th character is letter n-r+k.
+      local id = string.char(64 + n - r + k) .. r
+      board[g.index[id]] = colour or 0
+    end
+  end
+  return board, n
+end
+
+local function new_counts(players)
+  local held = {}
+  for p = 1, players do held[p] = {0, 0, 0} end
+  return held
+end
+
+-- How many consecutive occupied cells follow cell i in direction d.
+local function run(step, board, i)
+  local k, j = 0, step[i]
+  while j and board[j] ~= 0 do k = k + 1; j = step[j] end
+  return k
+end
+
+local function scores(s)
+  local out = {}
+  for p = 1, #s.held do
+    local score = 0
+    for c = 1, 3 do if s.held[p][c] % 2 == 0 then score = score + 1 end end
+    out[p] = score
+  end
+  return out
+end
+
+-- A move records where it starts, its direction and how many cells follow the first, so that
+-- play() need not search for the line.  Moves built elsewhere (by parse) carry only the ids.
+local function single(g, i)
+  return {g.ids[i], i = i, len = 0}
+end
+
+local function line_move(g, i, d, len)
+  local j = i
+  for _ = 1, len do j = g.step[d][j] end
+  return {g.ids[i], g.ids[j], any_order = true, i = i, d = d, len = len}
+end
+
+local function locate(g, m)
+  local i = g.index[m[1]]
+  if #m == 1 then return i, 1, 0 end
+  local cells, d = g:line(i, g.index[m[2]])
+  return i, d, #cells - 1
+end
+
+return {
+  name = "trinim",
+  title = "Trinim",
+  info = {
+    author = "Joan Josep",
+    source = "pbmserv (Cameron Browne, 2005); the designer's proposal of March 2004",
+    rules = "Grab one piece, or a straight unbroken line of pieces of any colours, along any of "
+         .. "the three directions. When the board is empty, score a point for each colour of "
+         .. "which you hold an even number (none counts as even). Most points wins; a shared "
+         .. "best score is a draw.",
+  },
+  players = {min = 2, max = 3, default = 2, names = {"Player 1", "Player 2", "Player 3"},
+             colours = {"#202020", "#f4f4f4", "#a05ad0"}},
+  options = {
+    size = {default = 5, choices = SIZES, order = 1,
+            help = "side of the triangle (its cell count must divide by 3)"},
+    layout = {default = "", order = 2,
+              help = "the board instead of a random fill, rows from the apex: b/bb/bgr/grgg/rbgrr"},
+  },
+
+  check = function(opts, given)
+    if opts.layout ~= "" then
+      local board, n = read_layout(opts.layout)
+      if not board then return n end
+      if given.size and given.size ~= n then
+        return ("size %d disagrees with the layout, which has %d rows"):format(given.size, n)
+      end
+    end
+  end,
+
+  setup = function(opts, rng)
+    local board, n
+    if opts.layout ~= "" then
+      board, n = read_layout(opts.layout)
+    else
+      n = opts.size
+      local cells = math.floor(n * (n + 1) / 2)
+      board = {}
+      for i = 1, cells do board[i] = (i - 1) % 3 + 1 end
+      rng:shuffle(board)
+    end
+    local left = 0
+    for i = 1, #board do if board[i] ~= 0 then left = left + 1 end end
+    return {n = n, board = board, left = left, to_move = 1, held = new_counts(opts.players)}
+  end,
+
+  moves = function(s)
+    local g, board, out = grid_of(s.n), s.board, {}
+    for i = 1, g.n do
+      if board[i] ~= 0 then
+        out[#out + 1] = single(g, i)
+        for _, d in ipairs(FORWARD) do
+          for len = 1, run(g.step[d], board, i) do out[#out + 1] = line_move(g, i, d, len) end
+        end
+      end
+    end
+    return out
+  end,
+
+  -- Uniform over all legal moves without building the list: count, pick, then find.
+  random_move = function(s, rng)
+    local g, board = grid_of(s.n), s.board
+    local total = 0
+    for i = 1, g.n do
+      if board[i] ~= 0 then
+        total = total + 1 + run(g.step[1], board, i) + run(g.step[5], board, i) + run(g.step[6], board, i)
+      end
+    end
+    local pick = rng:int(total)
+    for i = 1, g.n do
+      if board[i] ~= 0 then
+        if pick == 1 then return single(g, i) end
+        pick = pick - 1
+        for _, d in ipairs(FORWARD) do
+          local len = run(g.step[d], board, i)
+          if pick <= len then return line_move(g, i, d, pick) end
+          pick = pick - len
+        end
+      end
+    end
+  end,
+
+  play = function(s, m)
+    local g = grid_of(s.n)
+    local board, held = nomv.copy(s.board), nomv.copy(s.held)
+    local mine = held[s.to_move]
+    local c, d, len = m.i, m.d, m.len
+    if not c then c, d, len = locate(g, m) end
+    local step = g.step[d]
+    for k = 0, len do
+      if k > 0 then c = step[c] end
+      mine[board[c]] = mine[board[c]] + 1
+      board[c] = 0
+    end
+    return {n = s.n, board = board, left = s.left - len - 1, held = held,
+            to_move = s.to_move % #held + 1}
+  end,
+
+  result = function(s)
+    if s.left > 0 then return nil end
+    return {scores = scores(s), reason = "points for colours held in even numbers"}
+  end,
+
+  notation = function(s, m)
+    if #m == 1 then return m[1] end
+    return m[1] .. "-" .. m[2]
+  end,
+
+  scene = function(s)
+    local g = grid_of(s.n)
+    local items = g:scene({fill = "#efe4c8", stroke = "#8a7350"})
+    for i = 1, g.n do
+      local c = s.board[i]
+      if c ~= 0 then
+        items[#items + 1] = g:piece(i, FILL[c], {label = LETTER[c]:upper(), label_colour = "#ffffff"})
+      end
+    end
+    -- The score table, to the right of the triangle.
+    local x0, y0 = g.x[g.index[string.char(64 + s.n) .. s.n]] + 2.5, 0
+    local sc = scores(s)
+    for c = 1, 3 do
+      items[#items + 1] = {shape = "circle", x = x0 + 2 + 1.6 * c, y = y0, r = 0.45, fill = FILL[c],
+                           label = LETTER[c]:upper(), label_colour = "#ffffff"}
+    end
+    items[#items + 1] = {shape = "text", x = x0 + 9, y = y0, text = "points", size = 0.6, fill = "#303030"}
+    for p = 1, #s.held do
+      local y = y0 + 1.3 * p
+      items[#items + 1] = {shape = "text", x = x0, y = y, text = "Player " .. p, size = 0.6,
+                           fill = "#303030", align = "left", bold = p == s.to_move and s.left > 0}
+      for c = 1, 3 do
+        items[#items + 1] = {shape = "text", x = x0 + 2 + 1.6 * c, y = y, text = tostring(s.held[p][c]),
+                             size = 0.6, fill = "#303030"}
+      end
+      items[#items + 1] = {shape = "text", x = x0 + 9, y = y, text = tostring(sc[p]), size = 0.6, fill = "#303030"}
+    end
+    items.status = s.left > 0 and ("Player " .. s.to_move .. " to move") or nil
+    return items
+  end,
+
+  -- The pbmserv picture: rows from the apex, the letters under the "\" diagonals.
+  text = function(s)
+    local g, n, lines = grid_of(s.n), s.n, {}
+    for r = 1, n do
+      local row = {}
+      for c = n - r + 1, n do
+        local v = s.board[g.index[string.char(64 + c) .. r]]
+        row[#row + 1] = v == 0 and "." or LETTER[v]
+      end
+      lines[#lines + 1] = string.rep(" ", n - r) .. ("%2d-  "):format(r) .. table.concat(row, " ")
+    end
+    local letters = {}
+    for c = 1, n do letters[c] = string.char(64 + c) end
+    lines[#lines + 1] = "      " .. string.rep("\\ ", n)
+    lines[#lines + 1] = "       " .. table.concat(letters, " ")
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "            R   G   B   Score"
+    local sc = scores(s)
+    for p = 1, #s.held do
+      local h = s.held[p]
+      local mark = (s.left > 0 and p == s.to_move) and " <- to move" or ""
+      lines[#lines + 1] = ("Player %d  %3d %3d %3d   %5d%s"):format(p, h[1], h[2], h[3], sc[p], mark)
+    end
+    return table.concat(lines, "\n")
+  end,
+}

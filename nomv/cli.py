@@ -1,0 +1,267 @@
+"""The ``nomv`` command line.  Bad input gives a one-line message and a non-zero exit, never a
+traceback (set NOMV_DEBUG=1 to see one)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from typing import Any, Sequence
+
+from . import __version__, catalog
+from .engine import runtime_name
+from .errors import NomvError
+from .game import Game, Position
+
+
+class UsageError(NomvError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the command and where to get help."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _option_pairs(pairs: Sequence[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs or ():
+        if "=" not in pair:
+            raise UsageError(f"-o takes key=value, got {pair!r}")
+        key, value = pair.split("=", 1)
+        if not key:
+            raise UsageError(f"-o takes key=value, got {pair!r}")
+        out[key.strip()] = value
+    return out
+
+
+def _load(args) -> Game:
+    return Game.load(args.game, runtime=args.lua)
+
+
+def _start(args, game: Game) -> Position:
+    pos = game.start(_option_pairs(args.option), args.variant, seed=args.seed, text=True)
+    for text in getattr(args, "moves", None) or ():
+        pos.play(text)
+    return pos
+
+
+def _add_game_args(p: argparse.ArgumentParser, seed_default: int | None = 0) -> None:
+    p.add_argument("game", metavar="GAME", help="a bundled game's name or a path to a .lua script")
+    p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                   help="set a game option (repeatable), e.g. -o size=7")
+    p.add_argument("--variant", metavar="NAME", help="start from a named variant's options")
+    p.add_argument("--seed", type=int, default=seed_default, help=f"random seed (default {seed_default})")
+
+
+def _describe_option(spec) -> str:
+    return f"{spec.name}={_fmt(spec.default)} ({spec.allowed()})"
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v == "":
+        return '""'
+    return str(v)
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+def cmd_list(args) -> int:
+    rows = []
+    for found in catalog.all_games():
+        try:
+            game = Game.load(str(found.path), runtime=args.lua)
+        except NomvError as exc:
+            rows.append({"name": found.name, "origin": found.origin, "path": str(found.path),
+                         "error": str(exc)})
+            continue
+        p = game.players
+        rows.append({"name": game.name, "title": game.title, "origin": found.origin,
+                     "path": str(found.path),
+                     "players": p.min if p.min == p.max else [p.min, p.max],
+                     "options": {s.name: {"default": s.default, "allowed": s.allowed(), "help": s.help}
+                                 for s in game.options.ordered()},
+                     "variants": game.variants})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        if "error" in row:
+            print(f"{row['name']:<12} ({row['origin']}) cannot be loaded: {row['error']}")
+            continue
+        players = row["players"]
+        players = f"{players[0]}-{players[1]}" if isinstance(players, list) else str(players)
+        print(f"{row['name']:<12} {row['title']}, {players} players ({row['origin']}: {row['path']})")
+        for name, o in row["options"].items():
+            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + o['help'] if o['help'] else ''}")
+        if row["variants"]:
+            print(f"    variants: {', '.join(row['variants'])}")
+    return 0
+
+
+def cmd_playout(args) -> int:
+    if args.n < 1:
+        raise UsageError("-n must be at least 1")
+    game = _load(args)
+    stats = game.playout(args.n, seed=args.seed, options=_option_pairs(args.option),
+                         variant=args.variant, text=True, max_plies=args.max_plies)
+    if args.json:
+        print(json.dumps({"game": game.name, "runtime": game.runtime, "seed": args.seed,
+                          "games": stats.games, "seconds": round(stats.seconds, 6),
+                          "games_per_second": round(stats.games_per_second, 1),
+                          "average_length": stats.average_length, "shortest": stats.shortest,
+                          "longest": stats.longest, "wins": stats.wins, "draws": stats.draws,
+                          "unfinished": stats.unfinished}, indent=2))
+        return 0
+    print(f"{game.title} on {'LuaJIT' if game.runtime == 'jit' else 'Lua 5.4'}: {stats.games} random "
+          f"games in {stats.seconds:.2f} s, {stats.games_per_second:,.0f} games/s")
+    print(f"average length {stats.average_length:.1f} plies (shortest {stats.shortest}, longest {stats.longest})")
+    for p, wins in enumerate(stats.wins, start=1):
+        print(f"{game.players.name(p)} wins {wins} ({100 * wins / stats.games:.1f}%)")
+    print(f"draws {stats.draws} ({100 * stats.draws / stats.games:.1f}%)")
+    if stats.unfinished:
+        print(f"unfinished (longer than {args.max_plies} plies): {stats.unfinished}")
+    return 0
+
+
+def cmd_perft(args) -> int:
+    if args.depth < 0:
+        raise UsageError("--depth must be 0 or more")
+    pos = _start(args, _load(args))
+    if args.divide and args.depth >= 1:
+        total = 0
+        for move, text in zip(pos.legal_moves, pos.notations()):
+            pos.play(move)
+            count = pos.perft(args.depth - 1)
+            pos.undo()
+            total += count
+            print(f"{text}: {count}")
+        print(total)
+    else:
+        print(pos.perft(args.depth))
+    return 0
+
+
+def cmd_show(args) -> int:
+    pos = _start(args, _load(args))
+    game = pos.game
+    if args.json:
+        outcome = pos.outcome()
+        print(json.dumps({"game": game.name, "options": pos.options, "seed": pos.seed,
+                          "moves": pos.history_notation, "state": pos.state(),
+                          "to_move": pos.to_move, "legal_moves": pos.notations(),
+                          "result": None if outcome is None else outcome.describe(game.players)},
+                         indent=2))
+        return 0
+    print(pos.text())
+    print()
+    outcome = pos.outcome()
+    if outcome is not None:
+        print(f"Game over: {outcome.describe(game.players)}")
+    else:
+        moves = pos.notations()
+        shown = " ".join(moves[:12]) + (f" ... ({len(moves)} in all)" if len(moves) > 12 else "")
+        print(f"{game.players.name(pos.to_move)} to move; legal moves: {shown}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from .record import Record
+    from .textplay import parse_seats, play_text
+    if args.open:
+        record = Record.load(args.open)
+        pos = record.replay(runtime=args.lua, where=args.open)
+        seats = parse_seats(args.players or ",".join(record.players or []) or None, pos.players)
+    else:
+        if not args.game:
+            raise UsageError("give a GAME to play or --open FILE")
+        pos = _start(args, _load(args))
+        seats = parse_seats(args.players, pos.players)
+    return play_text(pos, seats)
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--lua", choices=["jit", "5.4"], default=None,
+                        help="Lua runtime: jit (LuaJIT 2.1, default) or 5.4; or set NOMV_LUA")
+    parser = _Parser(prog="nomv", description="Play and write abstract board games as Lua scripts.")
+    parser.add_argument("--version", action="version", version=f"nomv {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("list", parents=[common], help="list the games nomv can find",
+                       description="List bundled and user games with their players, options and variants.")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("play", parents=[common], help="play a game (in the terminal, for now)",
+                       description="Play a game. Type moves in the game's notation; 'help' lists commands.")
+    _add_game_args(p, seed_default=None)
+    p.set_defaults(game=None)
+    p._actions[-4].nargs = "?"
+    p.add_argument("--players", metavar="KINDS", help="who plays each seat, e.g. human,random (default: you first, the computer after)")
+    p.add_argument("--open", metavar="FILE", help="continue a saved game")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("playout", parents=[common], help="play random games inside Lua and report figures",
+                       description="Play N uniformly random games and print games/s, lengths and results.")
+    _add_game_args(p)
+    p.add_argument("-n", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--max-plies", type=int, default=100_000, help="stop a game after this many plies")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_playout)
+
+    p = sub.add_parser("perft", parents=[common], help="count move sequences (tests move generators)",
+                       description="Count the move sequences of a given length from the start "
+                                   "(a finished game counts once).  The count is the last line.")
+    _add_game_args(p)
+    p.add_argument("--depth", type=int, required=True, help="sequence length")
+    p.add_argument("--moves", nargs="*", metavar="MOVE", help="moves to play first")
+    p.add_argument("--divide", action="store_true", help="also print the count below each first move")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("show", parents=[common], help="print a position as text",
+                       description="Print the position after the given moves, whose turn it is, and the legal moves.")
+    _add_game_args(p)
+    p.add_argument("--moves", nargs="*", metavar="MOVE", help="moves to play, in the game's notation")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return 2
+        if args.lua:
+            runtime_name(args.lua)
+        if args.command in ("playout", "perft"):
+            # Long loops run inside Lua where Python cannot see Ctrl+C: let it end the process.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+        return args.func(args)
+    except UsageError as exc:
+        print(f"nomv: error: {exc}", file=sys.stderr)
+        return 2
+    except NomvError as exc:
+        print(f"nomv: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("nomv: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # never show a traceback to a user
+        if os.environ.get("NOMV_DEBUG"):
+            raise
+        print(f"nomv: internal error: {type(exc).__name__}: {exc} (set NOMV_DEBUG=1 for details)",
+              file=sys.stderr)
+        return 3

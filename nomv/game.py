@@ -1,0 +1,426 @@
+"""The Python API: load a game script, start a position, list, play and undo moves.
+
+>>> import nomv
+>>> game = nomv.Game.load("trinim")
+>>> pos = game.start(options={"layout": "b/bb/bgr/grgg/rbgrr"})
+>>> len(pos.legal_moves)
+75
+>>> pos.play("D4-D2")
+Move(steps=('D4', 'D2'), any_order=True)
+>>> pos.outcome() is None
+True
+>>> pos.undo()
+Move(steps=('D4', 'D2'), any_order=True)
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from . import catalog
+from .engine import LuaEngine
+from .errors import GameOverError, IllegalMoveError, OptionError, ScriptError
+from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
+
+REQUIRED_HOOKS = ("setup", "moves", "play", "result")
+
+
+@dataclass(frozen=True, eq=False)
+class Move:
+    """A move: the ids of the things a player clicks, in order.
+
+    Moves with ``any_order`` compare equal whatever the order of their steps.
+    """
+
+    steps: tuple[str, ...]
+    any_order: bool = False
+    label: str | None = None
+
+    @classmethod
+    def from_json(cls, raw: Any) -> "Move":
+        if isinstance(raw, dict):
+            return cls(tuple(raw["steps"]), bool(raw.get("any_order")), raw.get("label"))
+        return cls(tuple(raw))
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        return tuple(sorted(self.steps)) if self.any_order else self.steps
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        extra = ", any_order=True" if self.any_order else ""
+        return f"Move(steps={self.steps!r}{extra})"
+
+    def __str__(self) -> str:
+        return "-".join(self.steps)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.  ``winner`` is None for a draw (no single best player)."""
+
+    winner: int | None
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...] | None = None
+    reason: str | None = None
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Outcome":
+        scores = raw.get("scores")
+        return cls(raw.get("winner"), tuple(raw["ranks"]),
+                   tuple(scores) if scores is not None else None, raw.get("reason"))
+
+    def describe(self, players: PlayerSpec) -> str:
+        if self.winner is not None:
+            text = f"{players.name(self.winner)} wins"
+        else:
+            best = [players.name(p + 1) for p, r in enumerate(self.ranks) if r == 1]
+            text = "draw" if len(best) == len(self.ranks) else "draw between " + ", ".join(best)
+        if self.scores is not None:
+            text += " (" + ", ".join(_num(s) for s in self.scores) + ")"
+        if self.reason:
+            text += f": {self.reason}"
+        return text
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def seed_words(seed: int) -> list[int]:
+    """The six starting numbers of the portable generator for a seed (any integer)."""
+    digest = hashlib.sha256(f"nomv-seed:{int(seed)}".encode()).digest()
+    words = [int.from_bytes(digest[4 * i:4 * i + 4], "big") for i in range(6)]
+    m1, m2 = 4294967087, 4294944443
+    return [w % (m1 - 1) + 1 for w in words[:3]] + [w % (m2 - 1) + 1 for w in words[3:]]
+
+
+@dataclass
+class PlayoutStats:
+    """Figures from ``Game.playout``: random games played inside Lua."""
+
+    games: int
+    seconds: float
+    plies: int
+    longest: int
+    shortest: int
+    wins: list[int]
+    draws: int
+    unfinished: int
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def average_length(self) -> float:
+        return self.plies / self.games if self.games else 0.0
+
+
+class Game:
+    """A loaded game script.  Load with :meth:`Game.load`; start games with :meth:`start`."""
+
+    def __init__(self, source: str, path: str, runtime: str | None = None,
+                 origin: str = "file", time_limit: float | None = None,
+                 memory_limit: int | None = None):
+        self.source = source
+        self.path = path
+        self.origin = origin
+        self.sha256 = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        self.engine = LuaEngine(source, path, runtime, time_limit, memory_limit)
+        self.runtime = self.engine.runtime
+        d = self.engine.description
+        self.fields: list[str] = d.get("fields", [])
+        self.hooks: list[str] = d.get("hooks", [])
+        self.unknown_fields: list[str] = d.get("unknown", [])
+        for hook in REQUIRED_HOOKS:
+            if hook not in self.hooks:
+                hint = suggestion(hook, self.unknown_fields)
+                raise ScriptError(f"the game table has no '{hook}' function{hint}", path)
+        name = d.get("name")
+        if not isinstance(name, str) or not name:
+            raise ScriptError("the game table needs a name (a string such as name = \"trinim\")", path)
+        self.name: str = name
+        self.title: str = d.get("title") if isinstance(d.get("title"), str) else name
+        self.info: dict = d.get("info") if isinstance(d.get("info"), dict) else {}
+        self.players = PlayerSpec.from_script(d.get("players"), path)
+        raw_options = d.get("options") or {}
+        if not isinstance(raw_options, dict):
+            raise ScriptError("options must be a table of name = {default=...}", path)
+        if "players" in raw_options:
+            raise ScriptError("options.players: set the number of players in the players table", path)
+        specs = {name: OptionSpec.from_script(name, raw, path) for name, raw in raw_options.items()}
+        player_option = self.players.option()
+        if player_option:
+            specs["players"] = player_option
+        variants = d.get("variants") or {}
+        if not isinstance(variants, dict) or not all(isinstance(v, dict) for v in variants.values()):
+            raise ScriptError("variants must be a table of name = {option=value, ...}", path)
+        self.options = OptionSet(specs, variants)
+        for vname in variants:
+            try:
+                self.options.resolve(variant=vname)
+            except OptionError as exc:
+                raise ScriptError(f"variants[{vname!r}]: {exc}", path) from None
+
+    @classmethod
+    def load(cls, name: str | Path, runtime: str | None = None, **limits: Any) -> "Game":
+        """Loads a bundled or user game by name, or a script by path."""
+        found = catalog.find(str(name))
+        return cls(found.path.read_text(encoding="utf-8"), str(found.path), runtime,
+                   found.origin, **limits)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} from {self.path} on {self.runtime}>"
+
+    @property
+    def variants(self) -> list[str]:
+        return sorted(self.options.variants)
+
+    def resolve_options(self, options: dict[str, Any] | None = None, variant: str | None = None,
+                        text: bool = False) -> dict[str, Any]:
+        """All option values for a game (defaults filled in), checked by the game's own check."""
+        values, given = self.options.resolve(options, variant, text)
+        values.setdefault("players", self.players.default)
+        message = self.engine.check(values, given)
+        if message:
+            raise OptionError(f"options refused by {self.name}: {message}")
+        return values
+
+    def start(self, options: dict[str, Any] | None = None, variant: str | None = None,
+              seed: int | None = None, text: bool = False) -> "Position":
+        """A new game from its initial position."""
+        values = self.resolve_options(options, variant, text)
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        return Position(self, values, int(seed))
+
+    def playout(self, games: int, seed: int = 0, options: dict[str, Any] | None = None,
+                variant: str | None = None, text: bool = False, max_plies: int = 100_000) -> PlayoutStats:
+        """Plays random games inside Lua and returns their figures."""
+        values = self.resolve_options(options, variant, text)
+        players = int(values["players"])
+        start = time.perf_counter()
+        raw = self.engine.playout(values, seed_words(seed), games, players, max_plies)
+        seconds = time.perf_counter() - start
+        return PlayoutStats(raw["games"], seconds, raw["plies"], raw["longest"], raw["shortest"],
+                            list(raw["wins"]), raw["draws"], raw["unfinished"])
+
+
+_SEPARATORS = re.compile(r"[\s,;/\-]+")
+
+
+class Position:
+    """A game in progress: the current state, the moves that led to it, and undo/redo."""
+
+    def __init__(self, game: Game, options: dict[str, Any], seed: int):
+        self.game = game
+        self.options = dict(options)
+        self.seed = seed
+        self.players = int(options.get("players", game.players.default))
+        self._engine = game.engine
+        self._states = [self._engine.setup(self.options, seed_words(seed))]
+        self._history: list[Move] = []
+        self._texts: list[str] = []  # the notation of each played move, as it was played
+        self._redo: list[Move] = []
+        self._cache: list[dict[str, Any]] = [{}]
+
+    # -- reading the position ------------------------------------------------------------------
+
+    def _memo(self, key: str, compute):
+        cache = self._cache[-1]
+        if key not in cache:
+            cache[key] = compute(self._states[-1])
+        return cache[key]
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been played."""
+        return len(self._history)
+
+    @property
+    def history(self) -> list[Move]:
+        return list(self._history)
+
+    @property
+    def history_notation(self) -> list[str]:
+        """The played moves in the game's notation."""
+        return list(self._texts)
+
+    def outcome(self) -> Outcome | None:
+        """None while the game runs, else how it ended."""
+        raw = self._memo("outcome", lambda s: self._engine.result(s, self.players))
+        return None if raw is None else Outcome.from_json(raw)
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    @property
+    def to_move(self) -> int | None:
+        """The player to move (1-based), or None when the game is over."""
+        if self.is_over():
+            return None
+        return self._memo("to_move", lambda s: self._engine.to_move(s, self.players))
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """Every legal move; empty once the game is over."""
+        return list(self._legal())
+
+    def _legal(self) -> list[Move]:
+        def compute(state):
+            if self.is_over():
+                return []
+            moves = [Move.from_json(m) for m in self._engine.moves(state)]
+            if not moves:
+                line = self.game.engine.description.get("hook_lines", {}).get("moves")
+                raise ScriptError("moves returned no move, but result says the game is not over",
+                                  self.game.path, line, "moves")
+            return moves
+        return self._memo("moves", compute)
+
+    def notations(self) -> list[str]:
+        """The notation of every legal move, in the order of legal_moves."""
+        if self.is_over():
+            return []
+        return self._memo("notations", self._engine.notations)
+
+    def notation(self, move: Move | str | Sequence[str]) -> str:
+        """The text of a legal move in the game's notation."""
+        return self.notations()[self._index(move)]
+
+    def parse(self, text: str) -> Move:
+        """The legal move that text names, or IllegalMoveError."""
+        return self._legal()[self._parse_index(text)]
+
+    def scene(self) -> dict:
+        """What to draw: {"items": [...], "bounds": ..., "status": ...} in board units."""
+        return self._memo("scene", self._engine.scene)
+
+    def state(self) -> dict:
+        """The current state as plain data (the runtime's rng position left out)."""
+        data = self._memo("state", self._engine.dump)
+        return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
+
+    def text(self) -> str:
+        """The position as text: the game's own text(), else its state."""
+        own = self._memo("text", self._engine.text)
+        if own is not None:
+            return own
+        import json
+        return json.dumps(self.state(), indent=1, sort_keys=True)
+
+    # -- changing the position ---------------------------------------------------------------
+
+    def play(self, move: Move | str | Sequence[str]) -> Move:
+        """Plays a legal move (a Move, its notation, or its list of steps) and returns it."""
+        if self.is_over():
+            raise GameOverError(f"the game is over ({self.outcome().describe(self.game.players)}); no more moves")
+        index = self._index(move)
+        chosen = self._legal()[index]
+        text = self.notations()[index]
+        new_state = self._engine.play(self._states[-1], index)
+        self._states.append(new_state)
+        self._cache.append({})
+        self._history.append(chosen)
+        self._texts.append(text)
+        if self._redo and self._redo[-1] == chosen:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        return chosen
+
+    def undo(self) -> Move:
+        """Takes back the last move and returns it."""
+        if not self._history:
+            raise IllegalMoveError("nothing to undo: no move has been played")
+        self._states.pop()
+        self._cache.pop()
+        move = self._history.pop()
+        self._texts.pop()
+        self._redo.append(move)
+        return move
+
+    def redo(self) -> Move:
+        """Plays again the last move taken back by undo."""
+        if not self._redo:
+            raise IllegalMoveError("nothing to redo")
+        return self.play(self._redo[-1])
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def perft(self, depth: int) -> int:
+        """The number of move sequences of this length from here (finished games count once)."""
+        if depth < 0:
+            raise ValueError("depth must be 0 or more")
+        return self._engine.perft(self._states[-1], depth)
+
+    def record(self, players: list[str] | None = None):
+        """The game record (script, options, seed, moves) of this position."""
+        from .record import Record
+        outcome = self.outcome()
+        return Record.from_position(self, players=players,
+                                    result=outcome.describe(self.game.players) if outcome else None)
+
+    # -- matching moves ----------------------------------------------------------------------
+
+    def _index(self, move: Move | str | Sequence[str]) -> int:
+        if isinstance(move, str):
+            return self._parse_index(move)
+        legal = self._legal()
+        wanted = move if isinstance(move, Move) else Move(tuple(move))
+        for i, m in enumerate(legal):
+            if m.steps == wanted.steps:
+                return i
+        for i, m in enumerate(legal):
+            if m.any_order and m.key == tuple(sorted(wanted.steps)):
+                return i
+        raise IllegalMoveError(f"{'-'.join(wanted.steps) or '(empty)'} is not a legal move here"
+                               f"{self._examples()}")
+
+    def _parse_index(self, text: str) -> int:
+        if self.is_over():
+            raise GameOverError(f"the game is over; {text!r} cannot be played")
+        notations = self.notations()
+        text = text.strip()
+        if text in notations:
+            return notations.index(text)
+        if "parse" in self.game.hooks:
+            index, why = self._engine.parse(self._states[-1], text)
+            if index is not None:
+                return index
+            if why:
+                raise IllegalMoveError(f"{text!r} is not a legal move here: {why}")
+        lowered = [n.lower() for n in notations]
+        if text.lower() in lowered:
+            return lowered.index(text.lower())
+        parts = tuple(p.lower() for p in _SEPARATORS.split(text) if p)
+        for i, m in enumerate(self._legal()):
+            steps = tuple(s.lower() for s in m.steps)
+            if steps == parts or (m.any_order and sorted(steps) == sorted(parts)):
+                return i
+        raise IllegalMoveError(f"{text!r} is not a legal move here{self._examples()}")
+
+    def _examples(self) -> str:
+        notations = self.notations()
+        if not notations:
+            return ""
+        shown = ", ".join(notations[:6])
+        more = f" and {len(notations) - 6} more" if len(notations) > 6 else ""
+        return f"; legal moves: {shown}{more}"

@@ -1,0 +1,226 @@
+"""Game options: specs read from a script's ``options`` table, validated at the boundary.
+
+A script declares ``options = { size = {default=5, min=3, max=20, help="..."}, ... }``.  The
+type comes from the default (whole number, number, boolean, string) or from ``choices``.
+Values given as text (``-o size=7`` on the command line) are converted by the same spec.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import OptionError, ScriptError
+
+TYPES = ("int", "number", "bool", "string", "choice")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def suggestion(name: str, candidates: list[str]) -> str:
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option: its name, type, default, and allowed values."""
+
+    name: str
+    type: str
+    default: Any
+    min: float | None = None
+    max: float | None = None
+    choices: tuple = ()
+    help: str = ""
+    order: float = 0
+
+    @classmethod
+    def from_script(cls, name: str, raw: Any, path: str) -> "OptionSpec":
+        if not isinstance(raw, dict):
+            raise ScriptError(f"options.{name} must be a table like {{default=..., help=...}}", path)
+        if "default" not in raw:
+            raise ScriptError(f"options.{name} has no default", path)
+        default = raw["default"]
+        choices = raw.get("choices") or ()
+        if isinstance(choices, dict):
+            choices = tuple(choices[k] for k in sorted(choices, key=int))
+        choices = tuple(choices)
+        kind = raw.get("type")
+        if kind is None:
+            if choices:
+                kind = "choice"
+            elif isinstance(default, bool):
+                kind = "bool"
+            elif isinstance(default, (int, float)):
+                whole = all(isinstance(v, int) or (isinstance(v, float) and v.is_integer())
+                            for v in (default, raw.get("min", 0), raw.get("max", 0)))
+                kind = "int" if whole else "number"
+            else:
+                kind = "string"
+        if kind not in TYPES:
+            raise ScriptError(f"options.{name}.type is {kind!r}; use one of {', '.join(TYPES)}", path)
+        if kind == "int" and isinstance(default, float):
+            default = int(default)
+        if kind == "choice" and isinstance(default, float) and default.is_integer():
+            default = int(default)
+        spec = cls(name, kind, default, raw.get("min"), raw.get("max"),
+                   tuple(int(c) if isinstance(c, float) and c.is_integer() else c for c in choices),
+                   str(raw.get("help", "")), float(raw.get("order", 0)))
+        try:
+            spec.validate(default)
+        except OptionError as exc:
+            raise ScriptError(f"options.{name}: the default is not allowed: {exc}", path) from None
+        return spec
+
+    def allowed(self) -> str:
+        """The allowed values in words, for messages and help."""
+        if self.choices:
+            return ", ".join(_show(c) for c in self.choices)
+        if self.type == "bool":
+            return "true, false"
+        if self.type in ("int", "number"):
+            lo = "-inf" if self.min is None else _show(self.min)
+            hi = "inf" if self.max is None else _show(self.max)
+            word = "a whole number" if self.type == "int" else "a number"
+            return f"{word} from {lo} to {hi}"
+        return "any text"
+
+    def parse(self, text: str) -> Any:
+        """Converts text (from the command line or a record) to a value and validates it."""
+        value: Any = text
+        if self.type == "bool":
+            low = text.strip().lower()
+            if low in ("true", "yes", "on", "1"):
+                value = True
+            elif low in ("false", "no", "off", "0"):
+                value = False
+            else:
+                raise OptionError(f"option '{self.name}': {text!r} is not allowed; allowed: true, false", self.name)
+        elif self.type in ("int", "number") or (self.choices and all(isinstance(c, (int, float)) for c in self.choices)):
+            try:
+                number = float(text)
+            except ValueError:
+                raise OptionError(f"option '{self.name}': {text!r} is not a number; allowed: {self.allowed()}", self.name) from None
+            value = int(number) if number.is_integer() and self.type != "number" else number
+        return self.validate(value)
+
+    def validate(self, value: Any) -> Any:
+        """Returns the value in canonical form, or raises OptionError naming the allowed values."""
+        name = self.name
+        if self.choices:
+            for c in self.choices:
+                if c == value and isinstance(c, bool) == isinstance(value, bool):
+                    return c
+            raise OptionError(f"option '{name}': {value!r} is not allowed; allowed: {self.allowed()}", name)
+        if self.type == "bool":
+            if isinstance(value, bool):
+                return value
+            raise OptionError(f"option '{name}': {value!r} is not true or false", name)
+        if self.type in ("int", "number"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise OptionError(f"option '{name}': {value!r} is not a number; allowed: {self.allowed()}", name)
+            if self.type == "int":
+                if not float(value).is_integer():
+                    raise OptionError(f"option '{name}': {_show(value)} is not a whole number; allowed: {self.allowed()}", name)
+                value = int(value)
+            if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+                raise OptionError(f"option '{name}': {_show(value)} is out of range; allowed: {self.allowed()}", name)
+            return value
+        if not isinstance(value, str):
+            raise OptionError(f"option '{name}': {value!r} is not text", name)
+        return value
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """How many players a game takes, and their display names and colours."""
+
+    min: int
+    max: int
+    default: int
+    names: tuple[str, ...] = ()
+    colours: tuple[str, ...] = ()
+
+    @classmethod
+    def from_script(cls, raw: Any, path: str) -> "PlayerSpec":
+        if raw is None:
+            raw = 2
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            raw = {"min": raw, "max": raw}
+        if not isinstance(raw, dict):
+            raise ScriptError("players must be a number or a table like {min=2, max=4, default=2}", path)
+        try:
+            lo = int(raw.get("min", raw.get("default", 2)))
+            hi = int(raw.get("max", lo))
+            default = int(raw.get("default", lo))
+        except (TypeError, ValueError):
+            raise ScriptError("players.min, max and default must be whole numbers", path) from None
+        if not 1 <= lo <= default <= hi <= 16:
+            raise ScriptError(f"players: need 1 <= min <= default <= max <= 16, got min={lo} default={default} max={hi}", path)
+        names = tuple(str(n) for n in _listish(raw.get("names")))
+        colours = tuple(str(c) for c in _listish(raw.get("colours") or raw.get("colors")))
+        return cls(lo, hi, default, names, colours)
+
+    def name(self, player: int) -> str:
+        return self.names[player - 1] if player <= len(self.names) else f"Player {player}"
+
+    def option(self) -> OptionSpec | None:
+        if self.min == self.max:
+            return None
+        return OptionSpec("players", "int", self.default, self.min, self.max, (),
+                          "number of players", -1)
+
+
+def _listish(raw: Any) -> list:
+    if raw is None:
+        return []
+    if isinstance(raw, dict):  # a Lua list that JSON saw as an object
+        return [raw[k] for k in sorted(raw, key=lambda k: int(k))]
+    return list(raw)
+
+
+@dataclass
+class OptionSet:
+    """The options of one game: specs, named variants, and validation of user input."""
+
+    specs: dict[str, OptionSpec]
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def resolve(self, given: dict[str, Any] | None = None, variant: str | None = None,
+                text: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Returns (all values with defaults filled in, the values set explicitly).
+
+        ``given`` holds values, or text to convert when ``text`` is true.  A variant's preset
+        comes first; explicit values override it.
+        """
+        chosen: dict[str, Any] = {}
+        if variant is not None:
+            if variant not in self.variants:
+                names = sorted(self.variants)
+                raise OptionError(f"unknown variant {variant!r}{suggestion(variant, names)}; "
+                                  f"variants: {', '.join(names) if names else 'none'}")
+            chosen.update(self.variants[variant])
+        for name, value in (given or {}).items():
+            if name not in self.specs:
+                names = sorted(self.specs)
+                raise OptionError(f"unknown option '{name}'{suggestion(name, names)}; options: "
+                                  f"{', '.join(names) if names else 'none'}", name)
+            spec = self.specs[name]
+            chosen[name] = spec.parse(value) if text and isinstance(value, str) else spec.validate(value)
+        values = {name: spec.default for name, spec in self.specs.items()}
+        for name, value in chosen.items():
+            if name not in self.specs:
+                raise OptionError(f"variant {variant!r} sets unknown option '{name}'", name)
+            values[name] = self.specs[name].validate(value)
+        return values, chosen
+
+    def ordered(self) -> list[OptionSpec]:
+        return sorted(self.specs.values(), key=lambda s: (s.order, s.name))

@@ -1,0 +1,160 @@
+"""Game records: the script, options, seed and moves of a game, saved as readable JSON.
+
+Reading is strict: a record that is malformed, names unknown options, or whose moves stop being
+legal is refused with a message naming what is wrong and where (the file, and the ply).
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import IllegalMoveError, NomvError, RecordError
+
+FORMAT = "nomv-record"
+VERSION = 1
+_FIELDS = {"format", "version", "game", "script", "script_sha256", "options", "seed", "moves",
+           "players", "result"}
+MAX_MOVES = 100_000
+
+
+@dataclass
+class Record:
+    game: str
+    script: str
+    options: dict[str, Any]
+    seed: int
+    moves: list[str] = field(default_factory=list)
+    script_sha256: str | None = None
+    players: list[str] | None = None
+    result: str | None = None
+
+    @classmethod
+    def from_position(cls, position, players: list[str] | None = None, result: str | None = None) -> "Record":
+        game = position.game
+        script = game.name if game.origin == "bundled" else str(Path(game.path).resolve())
+        return cls(game.name, script, dict(position.options), position.seed, position.history_notation,
+                   game.sha256, players, result)
+
+    def to_text(self) -> str:
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game,
+                                "script": self.script, "script_sha256": self.script_sha256,
+                                "options": self.options, "seed": self.seed}
+        if self.players is not None:
+            data["players"] = self.players
+        if self.result is not None:
+            data["result"] = self.result
+        data["moves"] = self.moves
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Writes the record atomically: a crash mid-write leaves the old file intact."""
+        path = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(self.to_text())
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Record":
+        path = Path(path)
+        try:
+            size = path.stat().st_size
+            if size > 16 * 2**20:
+                raise RecordError(f"{path}: {size} bytes is too large for a game record")
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
+        except OSError as exc:
+            raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return cls.from_text(text, str(path))
+
+    @classmethod
+    def from_text(cls, text: str, where: str = "<record>") -> "Record":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{where}:{exc.lineno}: not a nomv game record: {exc.msg} (column {exc.colno})") from None
+        except RecursionError:
+            raise RecordError(f"{where}: nested too deeply to be a game record") from None
+        if not isinstance(data, dict):
+            raise RecordError(f"{where}: a game record is a JSON object, not {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"{where}: not a nomv game record (format is {data.get('format')!r}, expected {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise RecordError(f"{where}: record version {data.get('version')!r} is not supported (this nomv reads {VERSION})")
+        unknown = sorted(set(data) - _FIELDS)
+        if unknown:
+            raise RecordError(f"{where}: unknown field(s) {', '.join(unknown)}")
+
+        def need(key: str, kind: type | tuple, label: str) -> Any:
+            if key not in data:
+                raise RecordError(f"{where}: the field {key!r} is missing")
+            value = data[key]
+            if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+                raise RecordError(f"{where}: {key!r} must be {label}, got {json.dumps(value)[:60]}")
+            return value
+
+        game = need("game", str, "a game name")
+        script = need("script", str, "a script name or path")
+        options = need("options", dict, "an object of option values")
+        for k, v in options.items():
+            if not isinstance(v, (str, int, float, bool)):
+                raise RecordError(f"{where}: option {k!r} has a value that is not text, a number or true/false")
+        seed = need("seed", int, "a whole number")
+        moves = need("moves", list, "a list of moves in the game's notation")
+        if len(moves) > MAX_MOVES:
+            raise RecordError(f"{where}: {len(moves)} moves is more than a record may hold ({MAX_MOVES})")
+        for i, m in enumerate(moves):
+            if not isinstance(m, str):
+                raise RecordError(f"{where}: move {i + 1} is not text: {json.dumps(m)[:60]}")
+        sha = data.get("script_sha256")
+        if sha is not None and not isinstance(sha, str):
+            raise RecordError(f"{where}: 'script_sha256' must be text")
+        players = data.get("players")
+        if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
+            raise RecordError(f"{where}: 'players' must be a list of text")
+        result = data.get("result")
+        if result is not None and not isinstance(result, str):
+            raise RecordError(f"{where}: 'result' must be text")
+        return cls(game, script, options, seed, moves, sha, players, result)
+
+    def replay(self, game=None, runtime: str | None = None, where: str = "record"):
+        """Plays the record's moves from the start and returns the position.
+
+        ``game`` may be a loaded Game (e.g. the one on screen); otherwise the script is found
+        by the record's name or path.
+        """
+        from .game import Game
+        if game is None:
+            try:
+                game = Game.load(self.script, runtime)
+            except NomvError as exc:
+                raise RecordError(f"{where}: cannot load the game {self.script!r}: {exc}") from None
+        if game.name != self.game:
+            raise RecordError(f"{where}: this record is a game of {self.game!r}, not {game.name!r}")
+        try:
+            position = game.start(self.options, seed=self.seed, text=False)
+        except NomvError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        for ply, text in enumerate(self.moves, start=1):
+            try:
+                position.play(text)
+            except IllegalMoveError as exc:
+                changed = ""
+                if self.script_sha256 and self.script_sha256 != game.sha256:
+                    changed = " (the script has changed since the game was saved)"
+                raise RecordError(f"{where}: move {ply} ({text!r}) cannot be played: {exc}{changed}") from None
+        return position

@@ -1,0 +1,98 @@
+"""Playing in the terminal: moves typed in the game's notation, computer seats play at random.
+
+This is the text front end of ``nomv play``; it never loses the game on bad input.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, TextIO
+
+from .errors import NomvError
+from .game import Position
+from .record import Record
+
+SEATS = ("human", "random")
+HELP = """Type a move in the game's notation, or one of:
+  moves        list the legal moves
+  undo         take back your last move (and the computer's reply)
+  redo         play again a move taken back
+  save FILE    save the game record
+  help         this text
+  quit         stop (the game can be saved first)"""
+
+
+def parse_seats(text: str | None, players: int) -> list[str]:
+    """'human,random' -> one seat per player; missing seats are computer (random) players."""
+    seats = [s.strip() for s in text.split(",")] if text else ["human"]
+    for s in seats:
+        if s not in SEATS:
+            raise NomvError(f"unknown player kind {s!r}; choose from: {', '.join(SEATS)}")
+    if len(seats) > players:
+        raise NomvError(f"{len(seats)} players given, but this game has {players}")
+    return seats + ["random"] * (players - len(seats))
+
+
+def play_text(pos: Position, seats: list[str], read: Callable[[str], str] = input,
+              out: TextIO | None = None, rng: random.Random | None = None) -> int:
+    import sys
+    out = out or sys.stdout
+    rng = rng or random.Random(pos.seed)
+    names = pos.game.players
+
+    def say(*parts: object) -> None:
+        print(*parts, file=out, flush=True)
+
+    say(f"{pos.game.title}: {', '.join(f'{names.name(p + 1)} ({s})' for p, s in enumerate(seats))}."
+        " Type 'help' for commands.")
+    shown = -1
+    while True:
+        if shown != pos.ply:
+            say()
+            say(pos.text())
+            shown = pos.ply
+        outcome = pos.outcome()
+        if outcome is not None:
+            say(f"\nGame over: {outcome.describe(names)}")
+            return 0
+        player = pos.to_move
+        if seats[player - 1] != "human":
+            move = rng.choice(pos.legal_moves)
+            text = pos.notation(move)
+            pos.play(move)
+            say(f"{names.name(player)} plays {text}")
+            continue
+        try:
+            line = read(f"{names.name(player)}> ").strip()
+        except EOFError:
+            say()
+            return 0
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        try:
+            if word == "quit":
+                return 0
+            elif word == "help":
+                say(HELP)
+            elif word == "moves":
+                say(" ".join(pos.notations()))
+            elif word == "undo":
+                if pos.ply == 0:
+                    say("nothing to undo")
+                    continue
+                pos.undo()
+                while pos.ply and seats[pos.to_move - 1] != "human":
+                    pos.undo()
+                shown = -1
+            elif word == "redo":
+                pos.redo()
+            elif word == "save":
+                if not rest:
+                    say("save needs a file name: save FILE")
+                    continue
+                pos.record(players=seats).save(rest.strip())
+                say(f"saved to {rest.strip()}")
+            else:
+                pos.play(line)
+        except (NomvError, OSError) as exc:
+            say(f"{exc}")

@@ -1,0 +1,67 @@
+"""Shared fixtures.  Every test that takes `lua` runs once under LuaJIT and once under Lua 5.4."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import nomv
+from nomv import catalog
+
+RUNTIMES = ("jit", "5.4")
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+def pytest_generate_tests(metafunc):
+    if "lua" in metafunc.fixturenames:
+        metafunc.parametrize("lua", RUNTIMES)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dir(tmp_path_factory, monkeypatch):
+    # Tests must not pick up (or write) games in the developer's own folders.
+    home = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.delenv("NOMV_PATH", raising=False)
+    monkeypatch.delenv("NOMV_LUA", raising=False)
+
+
+def bundled_games() -> list[str]:
+    return [f.name for f in catalog.all_games() if f.origin == "bundled"]
+
+
+def write_script(tmp_path: Path, body: str, name: str = "game.lua") -> Path:
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def script(tmp_path):
+    """script(body) -> path of a new .lua file holding body."""
+    return lambda body, name="game.lua": write_script(tmp_path, body, name)
+
+
+# A minimal valid game, for tests that need one to change.
+MINIMAL = """
+local g = nomv.grid.square(3, 1)
+return {
+  name = "minimal",
+  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
+  moves = function(s)
+    local out = {}
+    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s)
+    for i = 1, 3 do if s.board[i] == 0 then return nil end end
+    return {winner = 1}
+  end,
+}
+"""
