@@ -158,6 +158,9 @@ class LuaEngine:
     def text(self, state: Any) -> str | None:
         return self._call("text", state)
 
+    def view(self, state: Any, player: int) -> Any:
+        return self._call("view", state, player)
+
     def dump(self, state: Any) -> Any:
         return json.loads(self._call("dump", state))
 

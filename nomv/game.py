@@ -194,20 +194,23 @@ class Game:
     def resolve_options(self, options: dict[str, Any] | None = None, variant: str | None = None,
                         text: bool = False) -> dict[str, Any]:
         """All option values for a game (defaults filled in), checked by the game's own check."""
+        return self._resolve(options, variant, text)[0]
+
+    def _resolve(self, options, variant, text) -> tuple[dict[str, Any], dict[str, Any]]:
         values, given = self.options.resolve(options, variant, text)
         values.setdefault("players", self.players.default)
         message = self.engine.check(values, given)
         if message:
             raise OptionError(f"options refused by {self.name}: {message}")
-        return values
+        return values, given
 
     def start(self, options: dict[str, Any] | None = None, variant: str | None = None,
               seed: int | None = None, text: bool = False) -> "Position":
         """A new game from its initial position."""
-        values = self.resolve_options(options, variant, text)
+        values, given = self._resolve(options, variant, text)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        return Position(self, values, int(seed))
+        return Position(self, values, int(seed), given)
 
     def playout(self, games: int, seed: int = 0, options: dict[str, Any] | None = None,
                 variant: str | None = None, text: bool = False, max_plies: int = 100_000) -> PlayoutStats:
@@ -227,9 +230,12 @@ _SEPARATORS = re.compile(r"[\s,;/\-]+")
 class Position:
     """A game in progress: the current state, the moves that led to it, and undo/redo."""
 
-    def __init__(self, game: Game, options: dict[str, Any], seed: int):
+    def __init__(self, game: Game, options: dict[str, Any], seed: int,
+                 chosen: dict[str, Any] | None = None):
         self.game = game
         self.options = dict(options)
+        #: The options the player chose (a variant's preset included); defaults are not listed.
+        self.chosen = dict(options if chosen is None else chosen)
         self.seed = seed
         self.players = int(options.get("players", game.players.default))
         self._engine = game.engine
@@ -307,13 +313,26 @@ class Position:
         """The legal move that text names, or IllegalMoveError."""
         return self._legal()[self._parse_index(text)]
 
-    def scene(self) -> dict:
-        """What to draw: {"items": [...], "bounds": ..., "status": ...} in board units."""
-        return self._memo("scene", self._engine.scene)
+    def scene(self, player: int | None = None) -> dict:
+        """What to draw: {"items": [...], "bounds": ..., "status": ...} in board units.
+
+        With ``player``, the scene of that player's view (hidden information removed)."""
+        if player is None:
+            return self._memo("scene", self._engine.scene)
+        return self._memo(f"scene:{player}",
+                          lambda s: self._engine.scene(self._engine.view(s, player)))
 
     def state(self) -> dict:
         """The current state as plain data (the runtime's rng position left out)."""
         data = self._memo("state", self._engine.dump)
+        return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
+
+    def view(self, player: int) -> dict:
+        """The current state as ``player`` may know it: the game's ``view`` hook removes what
+        that player must not see (another's hidden target, the order of the deck)."""
+        if not 1 <= player <= self.players:
+            raise ValueError(f"player must be from 1 to {self.players}, got {player}")
+        data = self._engine.dump(self._engine.view(self._states[-1], player))
         return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
 
     def text(self) -> str:

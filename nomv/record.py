@@ -36,7 +36,7 @@ class Record:
     def from_position(cls, position, players: list[str] | None = None, result: str | None = None) -> "Record":
         game = position.game
         script = game.name if game.origin == "bundled" else str(Path(game.path).resolve())
-        return cls(game.name, script, dict(position.options), position.seed, position.history_notation,
+        return cls(game.name, script, dict(position.chosen), position.seed, position.history_notation,
                    game.sha256, players, result)
 
     def to_text(self) -> str:

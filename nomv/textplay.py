@@ -9,7 +9,6 @@ from typing import Callable, TextIO
 
 from .errors import NomvError
 from .game import Position
-from .record import Record
 
 SEATS = ("human", "random")
 HELP = """Type a move in the game's notation, or one of:
@@ -32,10 +31,11 @@ def parse_seats(text: str | None, players: int) -> list[str]:
     return seats + ["random"] * (players - len(seats))
 
 
-def play_text(pos: Position, seats: list[str], read: Callable[[str], str] = input,
+def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None = None,
               out: TextIO | None = None, rng: random.Random | None = None) -> int:
     import sys
     out = out or sys.stdout
+    read = read or input
     rng = rng or random.Random(pos.seed)
     names = pos.game.players
 

@@ -247,6 +247,17 @@ function Grid:id(i) return self.ids[i] end
 --- g:at(id) -> the index of the cell with this id, or nil.
 function Grid:at(id) return self.index[id] end
 
+-- Methods take a cell as its index or its id.
+local function cell(g, c)
+  if type(c) == "string" then
+    local i = g.index[c]
+    if not i then error("no cell with id " .. string.format("%q", c), 3) end
+    return i
+  end
+  if not g.ids[c] then error("no cell number " .. tostring(c), 3) end
+  return c
+end
+
 local function dirindex(g, d)
   local k = type(d) == "string" and g.dir[d] or d
   if not g.step[k] then error("unknown direction " .. tostring(d), 3) end
@@ -255,6 +266,7 @@ end
 
 --- g:ray(i, d) -> the cells from i (excluded) in direction d (a name or index) to the edge.
 function Grid:ray(i, d)
+  i = cell(self, i)
   local step = self.step[dirindex(self, d)]
   local out, j = {}, step[i]
   while j do out[#out + 1] = j; j = step[j] end
@@ -264,6 +276,7 @@ end
 --- g:line(a, b) -> the cells from a to b inclusive and the direction index, when a and b lie on
 --- one straight line of cells; nil otherwise.  g:line(a, a) -> {a}.
 function Grid:line(a, b)
+  a, b = cell(self, a), cell(self, b)
   if a == b then return {a} end
   for d = 1, #self.dirs do
     local step, j = self.step[d], self.step[d][a]
@@ -278,11 +291,12 @@ function Grid:line(a, b)
 end
 
 --- g:neighbours(i) -> the adjacent cells of i (a list shared with the grid: do not change it).
-function Grid:neighbours(i) return self.adj[i] end
+function Grid:neighbours(i) return self.adj[cell(self, i)] end
 
 --- g:flood(start, ok) -> the cells connected to start through cells where ok(j) is true
 --- (start itself is always included).
 function Grid:flood(start, ok)
+  start = cell(self, start)
   local seen, out, head = {[start] = true}, {start}, 1
   local adj = self.adj
   while head <= #out do

@@ -156,16 +156,14 @@ local function script_line(level)
 end
 
 local function strip_location(msg)
-  -- "path:12: text" -> "text", 12.  Only our own chunk names are stripped.
-  if script_path then
-    local prefix = script_path .. ":"
-    if ssub(msg, 1, #prefix) == prefix then
-      local line, rest = msg:match("^(%d+): (.*)$", #prefix + 1)
-      if line then return rest, tonumber(line) end
-    end
+  -- "path:12: text" -> "text", 12.  Lua shortens long chunk names to "...end/of/path".
+  local src, line, rest = msg:match("^(.-):(%d+): (.*)$")
+  if not src then return msg end
+  if script_path and (src == script_path or
+      (ssub(src, 1, 3) == "..." and ssub(script_path, -(#src - 3)) == ssub(src, 4))) then
+    return rest, tonumber(line)
   end
-  local lib, rest = msg:match("^(nomv/[%w_]+%.lua:%d+): (.*)$")
-  if lib then return rest end
+  if src:match("nomv/[%w_]+%.lua$") then return rest end
   return msg
 end
 
@@ -763,6 +761,18 @@ function H.text(state)
     local t = G.text(state)
     if type(t) ~= "string" then contract(format("text must return a string, got %s", describe(t))) end
     return t
+  end)
+end
+
+-- The state as `player` may know it (hidden information removed).  Without a view hook every
+-- player sees the whole state.
+function H.view(state, player)
+  if type(G.view) ~= "function" then return true, state end
+  return guarded("view", function()
+    local v = G.view(state, player)
+    if type(v) ~= "table" then contract(format("view must return a state (a table), got %s", describe(v))) end
+    if v._rng == nil then v._rng = state._rng end
+    return v
   end)
 end
 

@@ -1,0 +1,124 @@
+"""The command line: each command's happy path and its bad input (one line, non-zero exit)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nomv.cli import main
+
+LAYOUT = "b/bb/bgr/grgg/rbgrr"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list(capsys):
+    code, out, err = run(capsys, "list")
+    assert code == 0 and "trinim       Trinim, 2-3 players (bundled" in out
+    assert "-o size=5  (3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20)" in out
+    code, out, err = run(capsys, "list", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert rows["trinim"]["players"] == [2, 3] and rows["trinim"]["options"]["size"]["default"] == 5
+
+
+def test_list_shows_user_games_and_their_origin(capsys, tmp_path, monkeypatch):
+    from conftest import MINIMAL
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "minimal.lua").write_text(MINIMAL)
+    (folder / "broken.lua").write_text("return {")
+    monkeypatch.setenv("NOMV_PATH", str(folder))
+    code, out, err = run(capsys, "list")
+    assert code == 0
+    assert "minimal      minimal, 2 players (path:" in out
+    assert "broken       (path) cannot be loaded:" in out
+
+
+def test_perft_prints_the_count_last(capsys, lua):
+    code, out, err = run(capsys, "perft", "trinim", "--depth", "2", "-o", f"layout={LAYOUT}", "--lua", lua)
+    assert code == 0 and out.splitlines()[-1] == "3864"
+
+
+def test_perft_divide(capsys):
+    code, out, err = run(capsys, "perft", "trinim", "--depth", "2", "-o", f"layout={LAYOUT}", "--divide")
+    lines = out.splitlines()
+    assert code == 0 and lines[-1] == "3864" and len(lines) == 76
+    assert sum(int(l.split(": ")[1]) for l in lines[:-1]) == 3864
+
+
+def test_playout(capsys):
+    code, out, err = run(capsys, "playout", "trinim", "-n", "300", "--seed", "2")
+    assert code == 0 and "300 random games in" in out and "games/s" in out
+    assert "Player 1 wins" in out and "draws 0" in out
+    code, out, err = run(capsys, "playout", "trinim", "-n", "300", "--seed", "2", "--json", "-o", "players=3")
+    data = json.loads(out)
+    assert data["games"] == 300 and len(data["wins"]) == 3 and sum(data["wins"]) + data["draws"] == 300
+    assert data["games_per_second"] > 0 and data["unfinished"] == 0
+
+
+def test_show(capsys):
+    code, out, err = run(capsys, "show", "trinim", "-o", f"layout={LAYOUT}", "--moves", "D4-D2", "C3")
+    assert code == 0
+    assert "  4-  g r . g" in out and "Player 1 to move; legal moves:" in out
+    code, out, err = run(capsys, "show", "trinim", "-o", "layout=b/../...", "--moves", "C1", "--json")
+    data = json.loads(out)
+    assert data["result"].startswith("Player 2 wins") and data["legal_moves"] == []
+
+
+@pytest.mark.parametrize("argv, message, code", [
+    (["perft", "trinim", "--depth", "2", "-o", "layot=x"], "unknown option 'layot' (did you mean 'layout'?)", 1),
+    (["perft", "trinim", "--depth", "2", "-o", "size"], "-o takes key=value, got 'size'", 2),
+    (["perft", "trinim"], "the following arguments are required: --depth", 2),
+    (["perft", "trinim", "--depth", "-1"], "--depth must be 0 or more", 2),
+    (["show", "trinim", "-o", "size=4"], "option 'size': 4 is not allowed; allowed: 3, 5, 6", 1),
+    (["show", "trinim", "--moves", "Z9"], "'Z9' is not a legal move here", 1),
+    (["show", "trinim", "--variant", "big"], "unknown variant 'big'; variants: none", 1),
+    (["show", "nope"], "no game named 'nope'", 1),
+    (["show", "missing/file.lua"], "no such script file: missing/file.lua", 1),
+    (["playout", "trinim", "-n", "0"], "-n must be at least 1", 2),
+    (["playout", "trinim", "-n", "many"], "argument -n: invalid int value: 'many'", 2),
+    (["playout", "trinim", "--lua", "5.3"], "argument --lua: invalid choice: '5.3'", 2),
+    (["frobnicate"], "invalid choice: 'frobnicate'", 2),
+    (["play", "--open", "/no/such/file.json"], "cannot read", 1),
+])
+def test_bad_input_is_one_line_without_traceback(capsys, argv, message, code):
+    got, out, err = run(capsys, *argv)
+    assert got == code
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_script_errors_show_file_and_line(capsys, tmp_path):
+    path = tmp_path / "broken.lua"
+    path.write_text("return {\n  name = 'b',\n  setup = function( end,\n}\n")
+    code, out, err = run(capsys, "show", str(path))
+    assert code == 1 and f"{path}:3:" in err and err.count("\n") == 1
+
+
+def test_play_in_the_terminal_with_save_and_open(tmp_path, monkeypatch, capsys):
+    save = tmp_path / "g.json"
+    answers = iter(["help", "Z9", "C3", "undo", "C3", f"save {save}", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code = main(["play", "trinim", "-o", f"layout={LAYOUT}", "--seed", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Type a move" in out and "'Z9' is not a legal move here" in out
+    assert f"saved to {save}" in out
+    record = json.loads(save.read_text())
+    assert record["moves"][0] == "C3" and len(record["moves"]) == 2 and record["players"] == ["human", "random"]
+    code = main(["play", "--open", str(save), "--players", "random,random"])
+    out = capsys.readouterr().out
+    assert code == 0 and "Game over:" in out
+
+
+def test_entry_points():
+    for argv in ([sys.executable, "-m", "nomv", "--help"], [sys.executable, "-m", "nomv", "perft", "--help"]):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and "usage: nomv" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "nomv", "show", "nope"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stderr.startswith("nomv: error: no game named 'nope'")

@@ -1,0 +1,178 @@
+"""The `nomv` script library: the portable RNG, grids, and helpers, under both runtimes."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import nomv
+from nomv.game import seed_words
+
+M1, M2 = 4294967087, 4294944443
+
+
+def reference_mrg32k3a(seed, count):
+    """MRG32k3a written from L'Ecuyer's published recurrence, independently of rng.lua."""
+    s = list(seed)
+    out = []
+    for _ in range(count):
+        p1 = (1403580 * s[1] - 810728 * s[0]) % M1
+        s[0], s[1], s[2] = s[1], s[2], p1
+        p2 = (527612 * s[5] - 1370589 * s[3]) % M2
+        s[3], s[4], s[5] = s[4], s[5], p2
+        z = p1 - p2
+        out.append(z + M1 if z <= 0 else z)
+    return out
+
+
+def run(script, lua, body):
+    """Runs Lua `body` (which must `return` plain data) in a game's setup and returns the data."""
+    path = script(
+        "return {name = 'probe',\n"
+        "  setup = function(opts, rng)\n" + body + "\n  end,\n"
+        "  moves = function(s) return {{'x'}} end, play = function(s) return s end,\n"
+        "  result = function(s) return {winner = 1} end}\n")
+    return nomv.Game.load(str(path), runtime=lua).start(seed=42).state()["out"]
+
+
+def test_rng_matches_the_published_recurrence(script, lua):
+    values = run(script, lua, "local t = {} for i = 1, 2000 do t[i] = rng:next() end return {out = t}")
+    assert values == reference_mrg32k3a(seed_words(42), 2000)
+
+
+def test_rng_is_identical_on_both_runtimes(script):
+    body = ("local t = {}\n"
+            "for i = 1, 300 do t[#t+1] = rng:int(6); t[#t+1] = rng:int(-5, 5); t[#t+1] = rng:float() end\n"
+            "local l = {1,2,3,4,5,6,7,8,9,10}; rng:shuffle(l); t[#t+1] = l\n"
+            "local f = rng:fork(); t[#t+1] = f:int(1000000)\n"
+            "t[#t+1] = rng:pick({'a','b','c'}); t[#t+1] = rng:chance(0.5)\n"
+            "return {out = t}")
+    a, b = run(script, "jit", body), run(script, "5.4", body)
+    assert a == b
+    ints = a[0:900:3]
+    assert set(ints) == {1, 2, 3, 4, 5, 6}
+    floats = a[2:900:3]
+    assert all(0 < f < 1 for f in floats) and 0.4 < sum(floats) / len(floats) < 0.6
+    assert sorted(a[900]) == list(range(1, 11))
+
+
+def test_rng_rejects_bad_ranges(script, lua):
+    with pytest.raises(nomv.ScriptError, match="empty range 5..4"):
+        run(script, lua, "return {out = rng:int(5, 4)}")
+    with pytest.raises(nomv.ScriptError, match="rng:int needs whole numbers"):
+        run(script, lua, "return {out = rng:int(2.5)}")
+
+
+def test_rng_state_lives_in_the_game_state(lua):
+    pos = nomv.Game.load("trinim", runtime=lua).start(seed=3)
+    rng = pos._engine.dump(pos._states[-1])["_rng"]
+    assert len(rng) == 6 and all(isinstance(v, int) for v in rng)
+
+
+def test_square_grid(script, lua):
+    out = run(script, lua, """
+      local g = nomv.grid.square(8, 8)
+      local i = g:at('d4')
+      local nb = {}
+      for _, j in ipairs(g.adj[i]) do nb[#nb+1] = g.ids[j] end
+      local ray = {}
+      for _, j in ipairs(g:ray('a1', 'ne')) do ray[#ray+1] = g.ids[j] end
+      local line = g:line('a1', 'a8')
+      return {out = {g.n, g.ids[1], g.ids[64], nb, ray, #line, g:line('a1', 'b3') == nil,
+                     g.x[g:at('a1')], g.y[g:at('a1')], g.y[g:at('a8')], g.dirs[g.opposite[g.dir.ne]]}}
+    """)
+    assert out == [64, "a1", "h8", ["d5", "e4", "d3", "c4"],
+                   ["b2", "c3", "d4", "e5", "f6", "g7", "h8"], 8, True, 0.5, 7.5, 0.5, "sw"]
+
+
+def test_hexhex_grid_labels_follow_rules_md(script, lua):
+    out = run(script, lua, """
+      local h = nomv.grid.hexhex(5)
+      local corners = {}
+      for i = 1, h.n do if #h.adj[i] == 3 then corners[#corners+1] = h.ids[i] end end
+      table.sort(corners)
+      local around = {}
+      for d = 1, 6 do around[d] = h.ids[h.step[d][h:at('e5')]] end
+      local h8 = nomv.grid.hexhex(8)
+      local c8 = {}
+      for i = 1, h8.n do if #h8.adj[i] == 3 then c8[#c8+1] = h8.ids[i] end end
+      table.sort(c8)
+      return {out = {h.n, corners, around, h.q[h:at('e5')], h.r[h:at('e5')], h8.n, c8}}
+    """)
+    assert out[0] == 61
+    assert out[1] == ["a5", "a9", "e1", "e9", "i1", "i5"]
+    assert out[2] == ["e6", "f5", "f4", "e4", "d5", "d6"]  # n ne se s sw nw, in cyclic order
+    assert out[3:5] == [0, 0]
+    assert out[5] == 169 and out[6] == ["a15", "a8", "h1", "h15", "o1", "o8"]
+
+
+def test_hexhex_cell_counts(script, lua):
+    out = run(script, lua, "return {out = {nomv.grid.hexhex(4).n, nomv.grid.hexhex(5).n, nomv.grid.hexhex(6).n}}")
+    assert out == [37, 61, 91]
+
+
+def test_triangle_grids(script, lua):
+    out = run(script, lua, """
+      local t = nomv.grid.triangle(5, {upper = true})
+      local nb = {}
+      for _, j in ipairs(t:neighbours('C4')) do nb[#nb+1] = t.ids[j] end
+      table.sort(nb)
+      local line = {}
+      for _, j in ipairs(t:line('D4', 'D2')) do line[#line+1] = t.ids[j] end
+      local tri = nomv.grid.triangle(3, {cell = 'triangle'})
+      local degrees = {}
+      for i = 1, tri.n do degrees[i] = #tri.adj[i] end
+      return {out = {t.n, nb, #t.adj[t:at('E1')], line, t:line('A5', 'C4') == nil, tri.n, degrees}}
+    """)
+    assert out[0] == 15
+    assert out[1] == ["B4", "B5", "C3", "C5", "D3", "D4"]
+    assert out[2] == 2
+    assert out[3] == ["D4", "D3", "D2"]
+    assert out[4] is True
+    assert out[5] == 9 and out[6] == [1, 2, 3, 2, 1, 3, 2, 3, 1]
+
+
+def test_free_cells_find_neighbours_by_shared_edges(script, lua):
+    out = run(script, lua, """
+      local sq = function(id, x, y) return {id = id, x = x, y = y,
+        poly = {x - .5, y - .5, x + .5, y - .5, x + .5, y + .5, x - .5, y + .5}} end
+      local g = nomv.grid.cells({sq('a', 0, 0), sq('b', 1, 0), sq('c', 1, 1), sq('d', 3, 3)})
+      local l = nomv.grid.cells({{id = 'p', x = 0, y = 0}, {id = 'q', x = 5, y = 0}}, {{'p', 'q'}})
+      return {out = {#g.adj[1], #g.adj[2], #g.adj[3], #g.adj[4], #l.adj[1]}}
+    """)
+    assert out == [1, 2, 1, 0, 1]
+
+
+def test_groups_flood_and_connected(script, lua):
+    out = run(script, lua, """
+      local g = nomv.grid.square(4, 1)
+      local v = {1, 1, 0, 1}
+      local groups = g:groups(function(i) if v[i] ~= 0 then return v[i] end end)
+      local sizes = {}
+      for k, gr in ipairs(groups) do sizes[k] = #gr end
+      return {out = {sizes, #g:flood(1, function(j) return v[j] == 1 end),
+                     g:connected(function(i) return v[i] == 1 end),
+                     g:connected(function(i) return i <= 2 end)}}
+    """)
+    assert out == [[2, 1], 2, False, True]
+
+
+def test_copy_and_helpers(script, lua):
+    out = run(script, lua, """
+      local a = {x = {1, 2}, y = 'k'}
+      local b = nomv.copy(a); b.x[1] = 9
+      local s = nomv.shallow(a)
+      return {out = {a.x[1], b.x[1], s.x == a.x, nomv.sorted_keys({b = 1, a = 2, [3] = 0}),
+                     nomv.count({1, 2, 1}, 1), nomv.contains({1, 2}, 3), nomv.split('b/bb//g', '/')}}
+    """)
+    assert out == [1, 9, True, [3, "a", "b"], 2, False, ["b", "bb", "", "g"]]
+
+
+@pytest.mark.parametrize("a, b", [(0, 0), (5, 3), (0xFFFFFFFF, 0x0F0F0F0F), (2**31, 2**31 + 1), (12345, 67890)])
+def test_bit_operations_agree_with_python(script, lua, a, b):
+    out = run(script, lua, f"""
+      local B = nomv.bit
+      return {{out = {{B.band({a}, {b}), B.bor({a}, {b}), B.bxor({a}, {b}), B.lshift({a}, 3),
+                      B.rshift({a}, 3), B.test({a}, 0)}}}}
+    """)
+    assert out == [a & b, a | b, a ^ b, (a << 3) % 2**32, a >> 3, bool(a & 1)]
