@@ -5,12 +5,12 @@
 >>> pos = game.start(options={"layout": "b/bb/bgr/grgg/rbgrr"})
 >>> len(pos.legal_moves)
 75
->>> pos.play("D4-D2")
-Move(steps=('D4', 'D2'), any_order=True)
+>>> pos.play("D4-D2")          # the ends of a line, in either order
+Move(steps=('D2', 'D4'), any_order=True)
 >>> pos.outcome() is None
 True
 >>> pos.undo()
-Move(steps=('D4', 'D2'), any_order=True)
+Move(steps=('D2', 'D4'), any_order=True)
 """
 from __future__ import annotations
 
