@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 from typing import Any, Sequence
@@ -235,10 +236,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _protect_moves(argv: Sequence[str]) -> list[str]:
+    """Moves such as Nipple's "-/g5" start with a dash; argparse would take them for options.
+    A leading space makes argparse see a value (moves are stripped before parsing)."""
+    return [f" {a}" if re.match(r"^-[^-\w]", a) else a for a in argv]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_protect_moves(sys.argv[1:] if argv is None else argv))
         if not getattr(args, "command", None):
             parser.print_help()
             return 2

@@ -71,6 +71,12 @@ def test_show(capsys):
     assert data["result"].startswith("Player 2 wins") and data["legal_moves"] == []
 
 
+def test_moves_that_start_with_a_dash(capsys):
+    code, out, err = run(capsys, "show", "nipple", "--moves", "-/g5", "--json")
+    assert code == 0, err
+    assert json.loads(out)["moves"] == ["-/g5"]
+
+
 @pytest.mark.parametrize("argv, message, code", [
     (["perft", "trinim", "--depth", "2", "-o", "layot=x"], "unknown option 'layot' (did you mean 'layout'?)", 1),
     (["perft", "trinim", "--depth", "2", "-o", "size"], "-o takes key=value, got 'size'", 2),
