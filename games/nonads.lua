@@ -93,55 +93,32 @@ local function picture(t, r)
 end
 
 ---------------------------------------------------------------------------------------------
--- The layout.  -- candidate for the nomv library: an open, unbounded square layout of tiles.
--- A slot (x, y) of the tile grid is one number, key = (y + OFF) * W + (x + OFF), so that the
--- neighbours are key +- 1 and key +- W and sorting keys sorts by row, then column.  The first
--- tile sits at (0, 0); the layout's box grows by at most one slot per move, and a game has at
--- most 40 placements (34 tiles, plus tiles returned by Advanced departures) and 200 tiebreaker
--- moves, so every slot stays within 250 of the origin and keys stay within 1..W*W.  The state holds two parallel lists:
--- state.slots[i] is a filled key and state.codes[i] = 4 * tile + rotation of the tile there.
--- Lists, because copying a list is cheap and its order is the same on every runtime; the
--- key -> code lookup is a scratch table kept for the state last asked about (board_of), which
--- play() moves along with the game, so random playouts never rebuild it.
+-- The layout: an open grid of tile slots (nomv.grid.open).  A slot (x, y) is one number, its
+-- key; the first tile sits at (0, 0).  The layout's box grows by at most one slot per move, and
+-- a game has at most 40 placements (34 tiles, plus tiles returned by Advanced departures) and
+-- 200 tiebreaker moves, so every slot stays within 250 of the origin.  The state holds two
+-- parallel lists: state.slots[i] is a filled key and state.codes[i] = 4 * tile + rotation of
+-- the tile there.  Lists, because copying a list is cheap and its order is the same on every
+-- runtime; the key -> code lookup is a scratch table kept for the state last asked about
+-- (board_of), which play() moves along with the game, so random playouts never rebuild it.
 
-local W, OFF = 512, 256
 local MAX_TIEBREAK = 200
-local ORIGIN = OFF * W + OFF
-local DIRS = {-W, 1, W, -1}                 -- n, e, s, w
+local L = nomv.grid.open({reach = 250, dense = true})
+local W, ORIGIN, DIRS = L.W, L.origin, L.dirs          -- DIRS: n, e, s, w
 
-local function key_of(x, y) return (y + OFF) * W + (x + OFF) end
-local function xy_of(key) return key % W - OFF, floor(key / W) - OFF end
-
--- Step ids and coordinates as text, made once per slot and kept (they are asked for often).
-local SLOT_ID, TILE_ID, COORD = {}, {}, {}
-local function coord(key)
-  local c = COORD[key]
-  if not c then
-    local x, y = xy_of(key)
-    c = x .. "," .. y
-    COORD[key] = c
-  end
-  return c
-end
-local function slot_id(key)
-  local id = SLOT_ID[key]
-  if not id then id = "slot:" .. coord(key); SLOT_ID[key] = id end
-  return id
-end
-local function tile_id(key)
-  local id = TILE_ID[key]
-  if not id then id = "tile:" .. coord(key); TILE_ID[key] = id end
-  return id
-end
+local function key_of(x, y) return L:key(x, y) end
+local function xy_of(key) return L:xy(key) end
+local function coord(key) return L:coord(key) end
+local function slot_id(key) return L:id("slot", key) end
+local function tile_id(key) return L:id("tile", key) end
 local ROT_ID = {[0] = "rot:0", "rot:1", "rot:2", "rot:3"}
 
 -- The key -> code table of one state (false = empty).  States never change, so the identity
--- of the state is enough to know that the table is current.  B and the marks below are filled
--- for every key at load time, so that they are plain arrays: looking up a slot is then several
--- times faster than in a hash table, which matters for random playouts.
+-- of the state is enough to know that the table is current.  B is filled for every key at load
+-- time, so that it is a plain array: looking up a slot is then several times faster than in a
+-- hash table, which matters for random playouts.
 local B, indexed = {}, nil
-local mark, base = {}, 0
-for i = 1, W * W do B[i] = false; mark[i] = 0 end
+for i = 1, W * W do B[i] = false end
 local function board_of(s)
   if indexed ~= s then
     if indexed then
@@ -155,45 +132,11 @@ local function board_of(s)
   return B
 end
 
--- Scratch marks reused between calls (never game state): mark[j] = 8 * generation + the
--- number of placed tiles touching slot j, for the slots met in the current generation.
-
--- The empty slots sharing an edge with a placed tile (T2), in the order met walking `slots`;
--- fills `out`.  touching(j) then tells how many placed tiles share an edge with slot j.
-local function frontier(board, slots, out)
-  base = base + 8
-  local n, b = 0, base
-  for i = 1, #slots do
-    local k = slots[i]
-    for d = 1, 4 do
-      local j = k + DIRS[d]
-      if not board[j] then
-        local v = mark[j]
-        if v < b then
-          mark[j] = b + 1; n = n + 1; out[n] = j
-        else
-          mark[j] = v + 1
-        end
-      end
-    end
-  end
-  for i = n + 1, #out do out[i] = nil end
-  return out, n
-end
-local function touching(j) return mark[j] - base end
-
--- The bounding box of the layout, for the clear_line slide rule and for drawing.
-local function bounds(slots)
-  local x0, y0, x1, y1 = math.huge, math.huge, -math.huge, -math.huge
-  for i = 1, #slots do
-    local x, y = xy_of(slots[i])
-    if x < x0 then x0 = x end
-    if x > x1 then x1 = x end
-    if y < y0 then y0 = y end
-    if y > y1 then y1 = y end
-  end
-  return x0, y0, x1, y1
-end
+-- The empty slots sharing an edge with a placed tile (T2); touching(j) then tells how many
+-- placed tiles share an edge with slot j.
+local function frontier(board, slots, out) return L:frontier(board, slots, out) end
+local function touching(j) return L:touching(j) end
+local function bounds(slots) return L:bounds(slots) end
 
 -- T7: a placed tile can be slid out when a side is open; with clear_line, when a straight line
 -- of empty slots leads from it out of the layout.

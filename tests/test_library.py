@@ -176,3 +176,29 @@ def test_bit_operations_agree_with_python(script, lua, a, b):
                       B.rshift({a}, 3), B.test({a}, 0)}}}}
     """)
     assert out == [a & b, a | b, a ^ b, (a << 3) % 2**32, a >> 3, bool(a & 1)]
+
+
+def test_open_grid_for_tile_layouts(script, lua):
+    out = run(script, lua, """
+      local L = nomv.grid.open({reach = 10})
+      local a, b = L:key(0, 0), L:key(1, 0)
+      local filled = {[a] = true, [b] = true}
+      local front, n = L:frontier(filled, {a, b})
+      local coords = {}
+      for i = 1, n do coords[i] = L:coord(front[i]) end
+      local touch = {L:touching(L:key(0, 1)), L:touching(L:key(2, 0))}
+      local x0, y0, x1, y1 = L:bounds({a, b, L:key(-3, 4)})
+      local keys = {L:key(5, 1), L:key(-5, 0), L:key(0, 1)}
+      table.sort(keys)
+      local sorted = {}
+      for i, k in ipairs(keys) do sorted[i] = L:coord(k) end
+      local ok, err = pcall(L.key, L, 11, 0)
+      return {out = {coords, touch, {x0, y0, x1, y1}, sorted, L:id('slot', b), L:parse('slot:-2,3') == L:key(-2, 3),
+                     L:parse('x') == nil, L:bounds({}) == nil, L.origin == a, ok, err}}
+    """)
+    coords, touch, box, sorted_, slot, parsed, bad, empty, origin, ok, err = out
+    assert coords == ["0,-1", "0,1", "-1,0", "1,-1", "2,0", "1,1"]  # n, s, w of a; n, e, s of b
+    assert touch == [1, 1] and box == [-3, 0, 1, 4]
+    assert sorted_ == ["-5,0", "0,1", "5,1"]  # by row, then column
+    assert slot == "slot:1,0" and parsed and bad and empty and origin
+    assert ok is False and "farther than 10 from the origin" in err

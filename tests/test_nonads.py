@@ -74,7 +74,9 @@ def distinct_rotations(t: int) -> list[int]:
     return out
 
 
-W, OFF = 512, 256
+# nomv.grid.open({reach = 250}): key = (y + 251) * 502 + (x + 251).
+REACH = 250
+W, OFF = 2 * REACH + 2, REACH + 1
 
 
 def layout_of(state) -> dict:

@@ -8,6 +8,7 @@
 local floor, sqrt, cos, sin, pi = math.floor, math.sqrt, math.cos, math.sin, math.pi
 local format, char, byte = string.format, string.char, string.byte
 local SQRT3 = sqrt(3)
+local huge_pos = math.huge
 
 local Grid = {}
 Grid.__index = Grid
@@ -238,6 +239,116 @@ local function free(list, links)
   return g
 end
 
+--- nomv.grid.open([{reach = 250, dense = false}]): an unbounded square grid of slots, for open tile layouts
+--- (Nonads, domino or Carcassonne-like games) whose extent grows during play.  A slot (x, y) is
+--- one whole number, its key, so that a layout is a plain list of keys in the state and lookups
+--- are array reads: the neighbours of a key are key - L.W, key + 1, key + L.W, key - 1 (n e s w,
+--- also in L.dirs), and sorting keys sorts slots by row, then column.  x and y must stay within
+--- `reach` of the origin; `dense` trades memory (8 bytes a slot) for speed in playouts.  Methods: L:key(x, y), L:xy(key), L:coord(key) -> "x,y",
+--- L:id(prefix, key) -> prefix .. ":x,y", L:parse(text) -> the key of "x,y" or "...:x,y",
+--- L:frontier(filled, keys [, out]), L:touching(key), L:bounds(keys).
+local Open = {}
+Open.__index = Open
+Open.__metatable = false
+
+local function open(opts)
+  local reach = (opts and opts.reach) or 250
+  whole(reach, "reach", 1, 2000)
+  local W = 2 * reach + 2
+  local L = setmetatable({W = W, reach = reach, dirs = {-W, 1, W, -1}, _coord = {}, _ids = {},
+                          _mark = {}, _base = 0}, Open)
+  L.origin = L:key(0, 0)
+  if opts and opts.dense then
+    -- An array of every slot makes frontier() several times faster than a sparse table.
+    local mark = L._mark
+    for i = 1, W * W + W do mark[i] = 0 end
+  end
+  return L
+end
+
+function Open:key(x, y)
+  local r = self.reach
+  if x < -r or x > r or y < -r or y > r then
+    error(format("slot %s,%s is farther than %d from the origin", tostring(x), tostring(y), r), 2)
+  end
+  return (y + r + 1) * self.W + (x + r + 1)
+end
+
+function Open:xy(key)
+  local W, r = self.W, self.reach
+  return key % W - r - 1, floor(key / W) - r - 1
+end
+
+function Open:coord(key)
+  local c = self._coord[key]
+  if not c then
+    local x, y = self:xy(key)
+    c = x .. "," .. y
+    self._coord[key] = c
+  end
+  return c
+end
+
+-- Ids are made once per slot and kept: step ids are asked for on every move.
+function Open:id(prefix, key)
+  local ids = self._ids[prefix]
+  if not ids then ids = {}; self._ids[prefix] = ids end
+  local id = ids[key]
+  if not id then id = prefix .. ":" .. self:coord(key); ids[key] = id end
+  return id
+end
+
+function Open:parse(text)
+  local x, y = string.match(text, "(-?%d+),(-?%d+)$")
+  if not x then return nil end
+  x, y = tonumber(x), tonumber(y)
+  if math.abs(x) > self.reach or math.abs(y) > self.reach then return nil end
+  return self:key(x, y)
+end
+
+--- L:frontier(filled, keys [, out]) -> out, n: the empty slots sharing an edge with a filled
+--- slot, in the order met walking `keys` (the filled slots).  filled[key] is truthy for a filled
+--- slot.  Afterwards L:touching(j) tells how many filled slots share an edge with slot j.
+--- `out` may be a scratch list to reuse (playouts); its extra entries are cleared.
+function Open:frontier(filled, keys, out)
+  out = out or {}
+  local mark, dirs = self._mark, self.dirs
+  local b = self._base + 8
+  self._base = b
+  local n = 0
+  for i = 1, #keys do
+    local k = keys[i]
+    for d = 1, 4 do
+      local j = k + dirs[d]
+      if not filled[j] then
+        local v = mark[j] or 0
+        if v < b then mark[j] = b + 1; n = n + 1; out[n] = j
+        else mark[j] = v + 1 end
+      end
+    end
+  end
+  for i = n + 1, #out do out[i] = nil end
+  return out, n
+end
+
+function Open:touching(j)
+  return (self._mark[j] or 0) - self._base
+end
+
+--- L:bounds(keys) -> x0, y0, x1, y1, the bounding box of the slots (nil for no slots).
+function Open:bounds(keys)
+  if #keys == 0 then return nil end
+  local x0, y0, x1, y1 = huge_pos, huge_pos, -huge_pos, -huge_pos
+  for i = 1, #keys do
+    local x, y = self:xy(keys[i])
+    if x < x0 then x0 = x end
+    if x > x1 then x1 = x end
+    if y < y0 then y0 = y end
+    if y > y1 then y1 = y end
+  end
+  return x0, y0, x1, y1
+end
+
 ---------------------------------------------------------------------------------------------
 -- Methods
 
@@ -357,4 +468,4 @@ function Grid:piece(i, fill, extra)
   return item
 end
 
-return {square = square, hexhex = hexhex, triangle = triangle, cells = free}
+return {square = square, hexhex = hexhex, triangle = triangle, cells = free, open = open}
