@@ -177,7 +177,7 @@ local function movable_tiles(s, out)
 end
 
 ---------------------------------------------------------------------------------------------
--- Windows.  -- candidate for the nomv library: 3x3 pattern windows over a tile layout.
+-- Windows (kept here: they depend on Nonads' 3x3 tiles of 3x3 cells).  A window is 3x3 cells.
 -- A window is created by a move when it overlaps the tile just placed and all 9 of its cells
 -- lie on tiles (T3, T4); before the move its cells could not all be covered.  Look at the 3x3
 -- block of slots around the new tile: 9 cell rows of 9 cells, each row a 9-bit number.  The
