@@ -171,19 +171,87 @@ def cmd_show(args) -> int:
     return 0
 
 
+def _has_display() -> bool:
+    """Whether a window can be shown (a real video driver and, on Linux, a display)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return False
+    if sys.platform.startswith("linux") and not driver:
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
 def cmd_play(args) -> int:
     from .record import Record
     from .textplay import parse_seats, play_text
+    gui = args.gui or (not args.text and _has_display())
     if args.open:
         record = Record.load(args.open)
         pos = record.replay(runtime=args.lua, where=args.open)
         seats = parse_seats(args.players or ",".join(record.players or []) or None, pos.players)
-    else:
-        if not args.game:
-            raise UsageError("give a GAME to play or --open FILE")
+    elif args.game:
         pos = _start(args, _load(args))
         seats = parse_seats(args.players, pos.players)
-    return play_text(pos, seats)
+    elif gui:
+        games = catalog.all_games()
+        pos = Game.load(str(games[0].path) if games else "trinim", runtime=args.lua).start(seed=args.seed)
+        seats = parse_seats(args.players, pos.players)
+    else:
+        raise UsageError("give a GAME to play or --open FILE")
+    if not gui:
+        return play_text(pos, seats)
+    return _play_gui(args, pos, seats)
+
+
+def _play_gui(args, pos: Position, seats: list[str]) -> int:
+    from .gui import i18n
+    i18n.setup(args.lang)
+    from .gui.app import App, autosave_path
+    from .record import Record
+    resume = None
+    if not args.open:
+        path = autosave_path()
+        try:
+            saved = Record.load(path) if path.is_file() else None
+        except NomvError:
+            saved = None
+        if saved is not None and saved.moves and saved.result is None:
+            resume = saved
+    app = App(pos, seats, resume=resume, lang=args.lang)
+    if not args.game and not args.open:
+        app.open_dialog("new")
+    app.run()
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text or "")
+    if not m or not (16 <= int(m.group(1)) <= 8000 and 16 <= int(m.group(2)) <= 8000):
+        raise UsageError(f"--size takes WIDTHxHEIGHT in pixels (16 to 8000), got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def cmd_render(args) -> int:
+    size = _size(args.size)
+    pos = _start(args, _load(args))
+    if args.player is not None and not 1 <= args.player <= pos.players:
+        raise UsageError(f"--player must be from 1 to {pos.players}, got {args.player}")
+    from .gui import headless_if_no_display, i18n
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    headless_if_no_display()
+    i18n.setup(args.lang)
+    from .gui.render import render_png
+    try:
+        out = render_png(pos, args.out, size, player=args.player, coordinates=args.coordinates,
+                         panel=args.panel)
+    except OSError as exc:
+        raise NomvError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    except Exception as exc:  # pygame.error (a bad file type) and the like
+        if type(exc).__name__ == "error":
+            raise NomvError(f"cannot write {args.out}: {exc}") from None
+        raise
+    print(f"{out} ({size[0]}x{size[1]}, {pos.game.name} after {pos.ply} moves)")
+    return 0
 
 
 # -- the parser -------------------------------------------------------------------------------
@@ -201,14 +269,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("play", parents=[common], help="play a game (in the terminal, for now)",
-                       description="Play a game. Type moves in the game's notation; 'help' lists commands.")
+    p = sub.add_parser("play", parents=[common], help="play a game in a window (or in the terminal)",
+                       description="Play a game in a window: click the highlighted places to enter "
+                                   "moves. With --text (or without a display), type moves in the "
+                                   "game's notation in the terminal; 'help' lists commands.")
     _add_game_args(p, seed_default=None)
     p.set_defaults(game=None)
     p._actions[-4].nargs = "?"
     p.add_argument("--players", metavar="KINDS", help="who plays each seat, e.g. human,random (default: you first, the computer after)")
     p.add_argument("--open", metavar="FILE", help="continue a saved game")
+    p.add_argument("--text", action="store_true", help="play in the terminal instead of a window")
+    p.add_argument("--gui", action="store_true", help="open the window even when no display is detected")
+    p.add_argument("--lang", metavar="CODE", help="language of the window, e.g. en or it (default: the system's)")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("render", parents=[common], help="draw a position to a PNG file",
+                       description="Draw the position after the given moves to a PNG with the "
+                                   "window's drawing code, without a display.")
+    _add_game_args(p)
+    p.add_argument("--moves", nargs="*", metavar="MOVE", help="moves to play first, in the game's notation")
+    p.add_argument("--player", type=int, metavar="P", help="draw what player P may see (hidden information)")
+    p.add_argument("--size", default="800x600", metavar="WxH", help="picture size in pixels (default 800x600)")
+    p.add_argument("--coordinates", action="store_true", help="write each cell's id on it")
+    p.add_argument("--panel", action="store_true", help="draw the whole window, side panel included")
+    p.add_argument("--lang", metavar="CODE", help="language of the panel's texts")
+    p.add_argument("--out", required=True, metavar="FILE.png", help="where to write the picture")
+    p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("playout", parents=[common], help="play random games inside Lua and report figures",
                        description="Play N uniformly random games and print games/s, lengths and results.")

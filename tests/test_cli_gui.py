@@ -1,0 +1,89 @@
+"""`nomv render` and `nomv play` in a window (headless)."""
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+import pytest
+
+from nomv.cli import main
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    from nomv.gui import i18n
+    i18n.setup("en")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_render_writes_a_png_of_the_asked_size(capsys, tmp_path):
+    out = tmp_path / "t.png"
+    code, text, err = run(capsys, "render", "trinim", "--seed", "1", "--moves", "C3", "--size", "320x200",
+                          "--out", str(out))
+    assert code == 0, err
+    assert "trinim after 1 moves" in text
+    image = pygame.image.load(str(out))
+    assert image.get_size() == (320, 200)
+    # something is drawn: more than the background colour
+    colours = {tuple(image.get_at((x, y)))[:3] for x in range(0, 320, 8) for y in range(0, 200, 8)}
+    assert len(colours) > 5
+
+
+def test_render_a_players_view_and_the_whole_window(capsys, tmp_path):
+    out = tmp_path / "k.png"
+    code, text, err = run(capsys, "render", "nonads", "--variant", "knownads", "--player", "2",
+                          "--panel", "--coordinates", "--out", str(out))
+    assert code == 0, err and out.is_file()
+    assert pygame.image.load(str(out)).get_size() == (800, 600)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["render", "trinim", "--size", "big", "--out", "x.png"], "--size takes WIDTHxHEIGHT"),
+    (["render", "trinim", "--player", "5", "--out", "x.png"], "--player must be from 1 to 2"),
+    (["render", "trinim", "--moves", "Z9", "--out", "x.png"], "'Z9' is not a legal move here"),
+    (["render", "trinim"], "the following arguments are required: --out"),
+    (["render", "trinim", "--out", "/no/such/dir/x.png"], "cannot write /no/such/dir/x.png"),
+])
+def test_render_bad_input_is_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code in (1, 2) and message in err and err.count("\n") == 1
+
+
+def test_play_opens_the_window(capsys, monkeypatch, tmp_path):
+    from nomv.gui import app as app_module
+    seen = {}
+
+    def run_a_little(self):
+        for _ in range(3):
+            self.step()
+        seen["title"] = pygame.display.get_caption()[0]
+        seen["seats"] = list(self.seats)
+        seen["dialog"] = self.dialog
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        while self.step():
+            pass
+        self.close()
+
+    monkeypatch.setattr(app_module.App, "run", run_a_little)
+    code, out, err = run(capsys, "play", "trinim", "--gui", "--players", "human,random", "--lang", "it")
+    assert code == 0, err
+    assert seen["title"] == "nomv: Trinim" and seen["seats"] == ["human", "random"]
+    code, out, err = run(capsys, "play", "--gui")
+    assert code == 0, err and seen["dialog"] is not None
+
+
+def test_play_without_a_display_stays_in_the_terminal(monkeypatch, capsys):
+    answers = iter(["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code = main(["play", "trinim", "--seed", "1"])
+    assert code == 0 and "Type 'help' for commands" in capsys.readouterr().out
