@@ -254,6 +254,16 @@ def cmd_render(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    from . import bench
+    if args.seconds <= 0:
+        raise UsageError("--seconds must be more than 0")
+    progress = (lambda text: print(f"  measuring {text}...", file=sys.stderr, flush=True)) if not args.json else (lambda text: None)
+    result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress)
+    print(json.dumps(result, indent=2) if args.json else bench.format_table(result))
+    return 0
+
+
 # -- the parser -------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -303,6 +313,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-plies", type=int, default=100_000, help="stop a game after this many plies")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_playout)
+
+    p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s on both runtimes, perft, GUI frames",
+                       description="Print figures: random playouts/s of every bundled game and variant under "
+                                   "LuaJIT and Lua 5.4, perft speed, and the window's frame time.")
+    p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
+    p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
+    p.add_argument("--no-gui", action="store_true", help="skip the frame-time measurement")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("perft", parents=[common], help="count move sequences (tests move generators)",
                        description="Count the move sequences of a given length from the start "

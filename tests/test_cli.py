@@ -128,3 +128,14 @@ def test_entry_points():
         assert done.returncode == 0 and "usage: nomv" in done.stdout
     done = subprocess.run([sys.executable, "-m", "nomv", "show", "nope"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and done.stderr.startswith("nomv: error: no game named 'nope'")
+
+
+def test_bench_prints_figures(capsys):
+    code, out, err = run(capsys, "bench", "--game", "trinim", "--seconds", "0.1", "--no-gui", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    (row,) = data["playouts"]
+    assert row["game"] == "trinim" and row["jit"] > 0 and row["5.4"] > 0 and 5 <= row["length"] <= 15
+    assert {r["count"] for r in data["perft"] if r["game"] == "trinim"} == {136788}
+    code, out, err = run(capsys, "bench", "--seconds", "0")
+    assert code == 2 and "--seconds must be more than 0" in err
