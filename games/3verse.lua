@@ -12,7 +12,7 @@ local HORIZONTAL, VERTICAL = {E, W}, {N, S}
 local NAME = {"X", "O"}
 local FILL = {"#202020", "#f4f4f4"}
 local INK = {"#f4f4f4", "#202020"}
-local TRIES = 3                             -- blind tries of random_move before counting
+local floor = math.floor
 
 -- Grids are fixed per size, so they are built once and shared by every state.
 local grids = {}
@@ -79,96 +79,102 @@ end
 -- Counting paths fast, for k <= 4, where no leg can meet an earlier mark of its own path
 -- (rules.md V3), so the board alone decides each leg.  The state keeps each rank and each file
 -- as a number: bit f-1 of rows[r] (bit r-1 of cols[f]) is set when that square is occupied.
--- Per size, UP[mask * n + q] and DOWN[...] tell how many empty squares follow position q of a
--- line upwards / downwards: a leg is then one look-up, and the loops below are plain numeric
--- loops (nested while loops over the board made LuaJIT spin on side traces).
+-- Per size, up[mask * n + q] and down[...] tell how many empty squares follow position q of a
+-- line upwards / downwards: a leg is then one look-up.
 -- candidate for the nomv library: O(1) free-run look-ups along the ranks and files of a
 -- square grid from per-line occupancy numbers (any rook-move game could use them).
 local lines = {}
 local function lines_of(n)
   local t = lines[n]
   if t then return t end
-  local up, down, pow = {}, {}, {}
-  for q = 1, n do pow[q] = 2 ^ (q - 1) end
-  for mask = 0, 2 ^ n - 1 do
+  local up, down, pow = {}, {}, {1}
+  for q = 2, n do pow[q] = pow[q - 1] * 2 end          -- whole numbers on Lua 5.4 too
+  for mask = 0, 2 * pow[n] - 1 do
     local base, free = mask * n, {}
-    for q = 1, n do free[q] = math.floor(mask / pow[q]) % 2 == 0 end
+    for q = 1, n do free[q] = floor(mask / pow[q]) % 2 == 0 end
     up[base + n], down[base + 1] = 0, 0
     for q = n - 1, 1, -1 do up[base + q] = free[q + 1] and up[base + q + 1] + 1 or 0 end
     for q = 2, n do down[base + q] = free[q - 1] and down[base + q - 1] + 1 or 0 end
   end
-  t = {up = up, down = down, pow = pow}
+  local file, rank, rank_sum, file_sum = {}, {}, {}, {}
+  for c = 1, n * n do
+    local f, r = (c - 1) % n + 1, floor((c - 1) / n) + 1
+    file[c], rank[c], rank_sum[c + r], file_sum[c + n] = f, r, f, r
+  end
+  for q = 1, n do rank_sum[(q - 1) * (n + 1) + 1], file_sum[q] = 0, 0 end
+  t = {up = up, down = down, pow = pow, file = file, rank = rank, rank_sum = rank_sum, file_sum = file_sum}
   lines[n] = t
   return t
 end
 
--- ways[L](s, f, r, h): the number of ways to finish a path from square (f, r) with L legs left,
--- the next one horizontal (h) or vertical.  One function per L (no recursion), the last two
--- legs counted in one loop.
-local ways = {}
-ways[1] = function(s, f, r, h)
-  local n, t = s.n, lines_of(s.n)
-  local key = h and s.rows[r] * n + f or s.cols[f] * n + r
-  return t.up[key] + t.down[key]
-end
-ways[2] = function(s, f, r, h)
-  local n, t = s.n, lines_of(s.n)
-  local up, down, total = t.up, t.down, 0
-  if h then
-    local key, cols = s.rows[r] * n + f, s.cols
-    for f2 = f - down[key], f + up[key] do
-      if f2 ~= f then
-        local k2 = cols[f2] * n + r
-        total = total + up[k2] + down[k2]
-      end
-    end
-  else
-    local key, rows = s.cols[f] * n + r, s.rows
-    for r2 = r - down[key], r + up[key] do
-      if r2 ~= r then
-        local k2 = rows[r2] * n + f
-        total = total + up[k2] + down[k2]
-      end
-    end
-  end
-  return total
-end
-for legs = 3, 4 do
-  local inner = ways[legs - 1]
-  ways[legs] = function(s, f, r, h)
-    local n, t = s.n, lines_of(s.n)
-    local total = 0
-    if h then
-      local key = s.rows[r] * n + f
-      for f2 = f - t.down[key], f + t.up[key] do
-        if f2 ~= f then total = total + inner(s, f2, r, false) end
-      end
-    else
-      local key = s.cols[f] * n + r
-      for r2 = r - t.down[key], r + t.up[key] do
-        if r2 ~= r then total = total + inner(s, f, r2, true) end
-      end
-    end
-    return total
-  end
+-- Counting paths.  H[L][c] (V[L][c]) is the number of ways to finish a path from square c with
+-- L legs left, the first one horizontal (vertical).  A horizontal leg from c ends on a square of
+-- c's free run along its rank, which then needs a vertical leg: H[L][c] sums V[L-1] over that
+-- run, and H[0] = V[0] = 1.  With prefix sums along every rank and file each such sum is two
+-- look-ups, so count() needs one flat pass over the board per layer L < k, and an anchor's
+-- count for the whole path (L = k) is then a few look-ups (ways_at).  Flat loops over the
+-- board, because LuaJIT compiles nested short loops over runs (per anchor) badly.
+-- Prefix layouts, c = (r - 1) * n + f: RANK_SUM[L][c + r] is V[L] summed over files 1..f of
+-- rank r, with a 0 at c + r - f; FILE_SUM[L][c + n] is H[L] summed over ranks 1..r of file f,
+-- with a 0 at f.  Layer 0 (all ones) has them per size: RANK_SUM[0][c + r] = f, ...[c + n] = r.
+local ONES, H, V, RANK_SUM, FILE_SUM = {}, {}, {}, {}, {}
+for c = 1, 144 do ONES[c] = 1 end          -- 144 squares on the largest board
+H[0], V[0] = ONES, ONES
+for legs = 1, 3 do H[legs], V[legs], RANK_SUM[legs], FILE_SUM[legs] = {}, {}, {}, {} end
+local counted                               -- the state whose counts H and V hold
+
+-- The ways from square c = (f, r) with `legs` legs left (>= 1), first leg horizontal and first
+-- leg vertical, once layer legs - 1 is counted.
+local function ways_at(s, t, legs, c, f, r)
+  local n, up, down, below = s.n, t.up, t.down, legs - 1
+  local rk, fk = s.rows[r] * n + f, s.cols[f] * n + r
+  local rank_sum, file_sum = RANK_SUM[below], FILE_SUM[below]
+  return rank_sum[c + r + up[rk]] - rank_sum[c + r - down[rk] - 1] - V[below][c],
+         file_sum[c + n + up[fk] * n] - file_sum[c - down[fk] * n] - H[below][c]
 end
 
--- Fills path[d..] with the r-th way to finish a path from (f, rank) with L legs left.
-local function pick(s, f, rank, legs, h, r, path, d)
+local function count(s)
   local n, t = s.n, lines_of(s.n)
-  local key = h and s.rows[rank] * n + f or s.cols[f] * n + rank
-  local at = h and f or rank
-  for q = at - t.down[key], at + t.up[key] do
-    if q ~= at then
-      local f2, r2 = h and q or f, h and rank or q
-      local w = legs == 1 and 1 or ways[legs - 1](s, f2, r2, not h)
-      if r <= w then
-        path[d] = (r2 - 1) * n + f2
-        if legs > 1 then pick(s, f2, r2, legs - 1, not h, r, path, d + 1) end
-        return
-      end
-      r = r - w
+  local up, down, rows, cols, file, rank = t.up, t.down, s.rows, s.cols, t.file, t.rank
+  RANK_SUM[0], FILE_SUM[0] = t.rank_sum, t.file_sum
+  for legs = 1, s.k - 1 do
+    local hs, vs, rank_sum, file_sum = H[legs], V[legs], RANK_SUM[legs], FILE_SUM[legs]
+    local h0, v0, rank_sum0, file_sum0 = H[legs - 1], V[legs - 1], RANK_SUM[legs - 1], FILE_SUM[legs - 1]
+    for q = 1, n do rank_sum[(q - 1) * (n + 1) + 1], file_sum[q] = 0, 0 end
+    for c = 1, n * n do
+      local f, r = file[c], rank[c]
+      local rk, fk = rows[r] * n + f, cols[f] * n + r
+      local h = rank_sum0[c + r + up[rk]] - rank_sum0[c + r - down[rk] - 1] - v0[c]
+      local v = file_sum0[c + n + up[fk] * n] - file_sum0[c - down[fk] * n] - h0[c]
+      hs[c], vs[c] = h, v
+      rank_sum[c + r], file_sum[c + n] = rank_sum[c + r - 1] + v, file_sum[c] + h
     end
+  end
+  counted = s
+end
+
+-- The anchor a's counts for the whole path, first leg horizontal and vertical (after count).
+local function anchor_ways(s, a)
+  local t = lines_of(s.n)
+  return ways_at(s, t, s.k, a, t.file[a], t.rank[a])
+end
+
+-- Fills path[2..k+1] with the r-th path from the anchor path[1], first leg horizontal if h, in
+-- the order of the squares along each leg: each leg skips the paths behind each square.
+local function pick(s, h, r, path)
+  local n, k, t, c = s.n, s.k, lines_of(s.n), path[1]
+  for legs = k, 1, -1 do
+    local f, rank = t.file[c], t.rank[c]
+    local key = h and s.rows[rank] * n + f or s.cols[f] * n + rank
+    local at, step, after = h and f or rank, h and 1 or n, h and V[legs - 1] or H[legs - 1]
+    for q = at - t.down[key], at + t.up[key] do
+      local c2 = c + (q - at) * step
+      if q ~= at then
+        if r <= after[c2] then c = c2; break end
+        r = r - after[c2]
+      end
+    end
+    path[k + 2 - legs], h = c, not h
   end
 end
 
@@ -184,57 +190,27 @@ local function line_masks(board, n)
   return rows, cols
 end
 
--- One blind try for random_move: an anchor among `anchors`, then each turning square and the
--- piece among all the squares of the line it must lie on (2(n-1) for the first, n-1 after),
--- whatever is in the way.  Every path has the same chance to be drawn; true if it is legal.
-local floor = math.floor
-local function try_path(s, anchors, rng, path)
-  local n, t = s.n, lines_of(s.n)
-  local up, down, rows, cols = t.up, t.down, s.rows, s.cols
-  local span = n - 1
-  local c = anchors[1 + floor(rng:float() * #anchors)]
-  path[1] = c
-  local f, r = (c - 1) % n + 1, floor((c - 1) / n) + 1
-  local q = 1 + floor(rng:float() * 2 * span)
-  local h = q <= span
-  if not h then q = q - span end
-  for d = 2, s.k + 1 do
-    if h then
-      if q >= f then q = q + 1 end
-      local key = rows[r] * n + f
-      if q > f and q - f > up[key] or q < f and f - q > down[key] then return false end
-      f = q
-    else
-      if q >= r then q = q + 1 end
-      local key = cols[f] * n + r
-      if q > r and q - r > up[key] or q < r and r - q > down[key] then return false end
-      r = q
-    end
-    path[d], h = (r - 1) * n + f, not h
-    q = 1 + floor(rng:float() * span)
-  end
-  return true
-end
-
 local function has_move(s)
-  local g, p, k, n = grid_of(s.n), s.to_move, s.k, s.n
-  if k > 4 then return walk(s.board, g, p, k, 1) > 0 end
-  -- Any anchor with a path: count the paths of one anchor at a time (most have few or none).
-  local count, board = ways[k], s.board
-  for a = 1, g.n do
+  local p, k, n, board = s.to_move, s.k, s.n, s.board
+  if k > 4 then return walk(board, grid_of(n), p, k, 1) > 0 end
+  count(s)
+  for a = 1, n * n do
     if board[a] == p then
-      local f, r = (a - 1) % n + 1, floor((a - 1) / n) + 1
-      if count(s, f, r, true) > 0 or count(s, f, r, false) > 0 then return true end
+      local h, v = anchor_ways(s, a)
+      if h + v > 0 then return true end
     end
   end
   return false
 end
 
-local function as_move(g, cells)
+-- The move naming cells[1..len] (all of cells by default).
+local function as_move(g, cells, len)
   local m = {}
-  for x = 1, #cells do m[x] = g.ids[cells[x]] end
+  for x = 1, len or #cells do m[x] = g.ids[cells[x]] end
   return m
 end
+
+local PATH = {}                             -- scratch path of random_move
 
 -- Why a path of cell ids is not legal, or nil when it is (used by parse to explain a refusal;
 -- the legal list stays the only authority).
@@ -298,11 +274,10 @@ return {
   -- V1: X on a1 and the far corner, O on the other two corners.
   setup = function(opts)
     local n = opts.size
-    local g = grid_of(n)
     local board = {}
-    for i = 1, g.n do board[i] = EMPTY end
-    board[1], board[g.n] = 1, 1
-    board[n], board[g.n - n + 1] = 2, 2
+    for i = 1, n * n do board[i] = EMPTY end
+    board[1], board[n * n] = 1, 1
+    board[n], board[n * n - n + 1] = 2, 2
     local rows, cols = line_masks(board, n)
     return with_result({n = n, k = opts.k, board = board, rows = rows, cols = cols, marks = {},
                         to_move = 1})
@@ -318,9 +293,11 @@ return {
   -- The marks on the board are the opponent's, and the opponent moves next: lifting them here
   -- is the start of the opponent's turn, so every state shows only the marks that matter.
   play = function(s, m)
-    local g, p, n = grid_of(s.n), s.to_move, s.n
-    local board, rows, cols, pow = {unpack(s.board)}, {unpack(s.rows)}, {unpack(s.cols)}, lines_of(n).pow
-    local file, rank, old, marks = g.file, g.rank, s.marks, {}
+    local g, t, p, n = grid_of(s.n), lines_of(s.n), s.to_move, s.n
+    -- unpack sizes the board in one go; for the short line lists a loop is cheaper on LuaJIT.
+    local board, rows, cols, old_rows, old_cols = {unpack(s.board)}, {}, {}, s.rows, s.cols
+    for q = 1, n do rows[q], cols[q] = old_rows[q], old_cols[q] end
+    local file, rank, pow, old, marks = t.file, t.rank, t.pow, s.marks, {}
     for x = 1, #old do                      -- lift the opponent's marks...
       local c = old[x]
       local f, r = file[c], rank[c]
@@ -336,40 +313,34 @@ return {
                         to_move = 3 - p})
   end,
 
-  -- Exactly uniform without building the list.  First a few blind tries (cheap, and likely to
-  -- succeed while the board is open); then count the paths below each anchor, draw a number and
-  -- walk down to it (cheap once few paths are left).  Either way each legal path has the same
-  -- chance.  k = 5 has no counting shortcut (a late leg can meet an early mark).
+  -- Exactly uniform without building the list: draw a number up to the count of paths and walk
+  -- down to it.  play() counted this state's paths to see whether there is one; that count is
+  -- reused (H and V still hold it unless another state was counted since).  k = 5 has no
+  -- counting shortcut (a late leg can meet an early mark).
   random_move = function(s, rng)
-    local g, k, p, board = grid_of(s.n), s.k, s.to_move, s.board
-    local anchors = {}
-    for a = 1, g.n do if board[a] == p then anchors[#anchors + 1] = a end end
+    local g, k, p, n, board = grid_of(s.n), s.k, s.to_move, s.n, s.board
     if k > 4 then
       local _, found = walk(board, g, p, k, rng:int(walk(board, g, p, k, -1)))
       return as_move(g, found)
     end
-    local path = {}
-    for _ = 1, TRIES do
-      if try_path(s, anchors, rng, path) then return as_move(g, path) end
-    end
-    local count, n = ways[k], s.n
-    local weights, total = {}, 0
-    for x, a in ipairs(anchors) do
-      local f, r = (a - 1) % n + 1, math.floor((a - 1) / n) + 1
-      local h, v = count(s, f, r, true), count(s, f, r, false)
-      weights[x] = {h, v}
-      total = total + h + v
+    if counted ~= s then count(s) end
+    local total = 0
+    for a = 1, n * n do
+      if board[a] == p then
+        local h, v = anchor_ways(s, a)
+        total = total + h + v
+      end
     end
     local r = rng:int(total)
-    for x, a in ipairs(anchors) do
-      for o = 1, 2 do
-        local w = weights[x][o]
-        if r <= w then
-          local path = {a}
-          pick(s, (a - 1) % n + 1, math.floor((a - 1) / n) + 1, k, o == 1, r, path, 2)
-          return as_move(g, path)
+    for a = 1, n * n do
+      if board[a] == p then
+        local h, v = anchor_ways(s, a)
+        if r <= h + v then
+          PATH[1] = a
+          if r <= h then pick(s, true, r, PATH) else pick(s, false, r - h, PATH) end
+          return as_move(g, PATH, k + 1)
         end
-        r = r - w
+        r = r - h - v
       end
     end
   end,

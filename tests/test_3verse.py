@@ -427,3 +427,39 @@ def test_random_move_can_return_every_legal_move(script, lua, verse, k):
         text = rng.choice(real.notations())
         real.play(text)
         fake.play(text)
+
+
+# random_move is exactly uniform (it counts the paths and draws one number).  COUNTED lists each
+# legal move once, labelled with how often random_move drew it; the draws alternate between the
+# state and its parent, so the count that play() leaves for random_move to reuse is always for
+# the other state and must be redone, never reused wrongly.
+COUNTED = """
+local original_moves, original_play = GAME.moves, GAME.play
+GAME.name = "3verse-counted"
+GAME.moves = function(s)
+  local legal, index = original_moves(s), {}
+  for i, m in ipairs(legal) do index[table.concat(m, "-")] = i; m.label = 0 end
+  local other = legal[1] and original_play(s, legal[1])
+  for _ = 1, 100 * #legal do
+    if other then GAME.random_move(other, fake) end
+    local i = index[table.concat(GAME.random_move(s, fake), "-")]
+    legal[i].label = legal[i].label + 1
+  end
+  for _, m in ipairs(legal) do m.label = tostring(m.label) end
+  return legal
+end
+"""
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_random_move_is_uniform(script, lua, k):
+    counted = nomv.Game.load(script(patched(COUNTED)), runtime=lua)
+    rng = random.Random(k)
+    pos = counted.start(options={"size": 5 if k < 4 else 4, "k": k})
+    for _ in range(3):
+        if pos.outcome() is not None:
+            break
+        draws = [int(m.label) for m in pos.legal_moves]
+        assert sum(draws) == 100 * len(draws)
+        assert min(draws) > 100 * 0.55 and max(draws) < 100 * 1.45  # about 4.5 standard deviations
+        pos.play(rng.choice(pos.legal_moves))
