@@ -127,9 +127,7 @@ def layout9(cells: dict[str, int]) -> str:
 
 
 def held(pos, player):
-    state = pos.state()
-    n = len(state["held"]) // 2
-    return [CODES.index(ch) + 1 if ch != "0" else 0 for ch in state["held"][(player - 1) * n:player * n]]
+    return list(pos.state()["held"][player - 1])
 
 
 def majorities(counts, threshold):
@@ -483,6 +481,23 @@ def test_random_move_is_legal(lua, tmp_path, variant):
     game = nomv.Game(path.read_text(), str(path), runtime=lua)
     stats = game.playout(20, seed=9, variant=variant)
     assert stats.unfinished == 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_free_list_is_every_block_that_may_be_taken_alone(nibble, variant):
+    """The state keeps the blocks random_move starts from and updates them turn by turn: they
+    must be exactly the blocks the model lets a player take by themselves."""
+    geo = GEO_OF[variant]
+    for seed in (1,):
+        pos = nibble.start(variant=variant, seed=seed)
+        rng = random.Random(seed)
+        while pos.outcome() is None:
+            state = pos.state()
+            board = geo.from_state(state["board"])
+            blocks = {c for c, v in board.items() if v is not None}
+            alone = {c for c in blocks if corner_ok(geo, board, c) and connected(geo, blocks - {c})}
+            assert sorted(state["free"]) == sorted(geo.cells.index(c) + 1 for c in alone)
+            pos.play(rng.choice(pos.legal_moves))
 
 
 def test_random_move_on_layouts_with_holes_and_equal_neighbours(lua, tmp_path):
