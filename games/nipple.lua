@@ -8,81 +8,102 @@
 -- Settled rules: shared/rules.md section 2 (ambiguities N1-N8) and section 6.
 
 local EMPTY, BLACK, WHITE, NIPPLE = 0, 1, 2, 3
+local TRIES = 8                   -- random cells random_move draws before it scans the board
 local NAME = {"Black", "White"}
 local FILL = {"#202020", "#f4f4f4"}
 local SYMBOL = {[0] = ".", "X", "O", "N"}
 
 -- Grids are fixed per size, so they are built once and shared by every state.
 local grids = {}
-local function grid_of(s)
-  local g = grids[s]
-  if not g then
-    g = nomv.grid.hexhex(s)
-    grids[s] = g
-  end
-  return g
+local function grid_of(size)
+  grids[size] = grids[size] or nomv.grid.hexhex(size)
+  return grids[size]
 end
 
--- The group of the stone on cell c: its cells and size, then the cells without a stone next to
--- it (with repeats) and their number.  The lists are scratch (valid until the next call); marks
--- carry a stamp so that nothing needs clearing, and every array is filled up to the largest
--- board (side 8: 169 cells) at once, so that none grows a hash part in a playout.
-local cells, mark, libs, stamp = {}, {}, {}, 0
-for i = 1, 169 do cells[i], mark[i] = 0, 0 end
-for i = 1, 6 * 169 do libs[i] = 0 end
--- One flat loop walks (cell, neighbour) pairs: LuaJIT gives up compiling a short inner loop
--- nested in the flood's outer loop, which made the nested version several times slower.
-local function group_of(g, board, c)
-  stamp = stamp + 1
-  local v, adj, count, head, nl = board[c], g.adj, 1, 1, 0
-  cells[1], mark[c] = c, stamp
-  local a, k = adj[c], 0
-  while true do
-    k = k + 1
+-- Groups, as a union-find forest over the stones of one position (the state `known`): parent
+-- leads from a stone to its group's root, and size[root] is the group's size.  States never
+-- change, so the forest is built anew only when asked about another state; play carries it
+-- over to the state it returns by adding one stone, so a random game never floods a group.
+-- (Group sizes kept in the state cost an array copy per move, more than all this.)  The arrays
+-- are filled up to the largest board (side 8: 169 cells), so that none grows in a playout.
+local parent, size, known = {}, {}, nil
+for i = 1, 169 do parent[i], size[i] = i, 1 end
+
+local function root(i)
+  local p = parent[i]
+  while p ~= i do               -- path halving: point i at its grandparent on the way up
+    local up = parent[p]
+    parent[i] = up
+    i, p = up, parent[up]
+  end
+  return i
+end
+
+-- A stone of colour v on c joins the groups of its neighbours of that colour on cells before
+-- `limit` (when building anew, the cells added so far); the smaller group goes under the larger.
+local function add_stone(adj, board, c, v, limit)
+  parent[c], size[c] = c, 1
+  local a = adj[c]
+  for k = 1, #a do
     local j = a[k]
-    if j == nil then
-      head = head + 1
-      if head > count then break end
-      a, k = adj[cells[head]], 0
-    else
-      local x = board[j]
-      if x == v then
-        if mark[j] ~= stamp then mark[j], count = stamp, count + 1; cells[count] = j end
-      elseif x == EMPTY or x == NIPPLE then
-        nl = nl + 1
-        libs[nl] = j
-      end
+    if j < limit and board[j] == v then
+      local x, y = root(c), root(j)
+      if size[x] < size[y] then x, y = y, x end
+      if x ~= y then parent[y], size[x] = x, size[x] + size[y] end
     end
   end
-  return cells, count, libs, nl
 end
 
--- The legal Nipple destinations in cell order and their number, then the empty cells and
--- theirs; both lists are scratch (valid until the next call).  s.near[v][i] is the largest
--- group of colour v next to cell i (0 when none), kept up to date by play for every cell
--- without a stone.  Stones do not move with the Nipple, so these are the groups of the
--- position before the move (N4).  Equal sizes forbid a cell, a missing colour counting 0 (N2),
--- unless rule both_present asks for both colours to touch.  The Nipple's own cell is not
--- empty, so it cannot stay (N3).
-local dests, empties = {}, {}
-for i = 1, 169 do dests[i], empties[i] = 0, 0 end
+local function forest(s, adj)
+  if known == s then return end
+  known = s
+  local board = s.board
+  for c = 1, #board do
+    if board[c] == BLACK or board[c] == WHITE then add_stone(adj, board, c, board[c], c) end
+  end
+end
+
+-- The largest black and white groups next to cell i, 0 for a colour that is not there (N2).
+local function largest_next_to(s, adj, i)
+  forest(s, adj)
+  local board, a, b, w = s.board, adj[i], 0, 0
+  for k = 1, #a do
+    local j = a[k]
+    local x = board[j]
+    if x == BLACK or x == WHITE then
+      local z = size[root(j)]
+      if x == BLACK then
+        if z > b then b = z end
+      elseif z > w then w = z end
+    end
+  end
+  return b, w
+end
+
+-- Whether the Nipple may go to cell i: an empty cell (so not its own, N3) where the largest
+-- groups next to it differ; with rule both_present, a cell touching no stone is allowed too.
+-- Stones do not move with the Nipple, so the groups are those before the move (N4).
+local function allowed(s, adj, i)
+  if s.board[i] ~= EMPTY then return false end
+  local b, w = largest_next_to(s, adj, i)
+  return b ~= w or (b == 0 and s.rule == "both_present")
+end
+
+-- The legal Nipple destinations in cell order (scratch: valid until the next call), and how many.
+local dests = {}
+for i = 1, 169 do dests[i] = 0 end
 local function destinations(s, g)
-  local board, black, white, both = s.board, s.near[1], s.near[2], s.rule == "both_present"
-  local count, ne = 0, 0
+  local board, count = s.board, 0
   for i = 1, g.n do
-    if board[i] == EMPTY then
-      ne = ne + 1
-      empties[ne] = i
-      local b, w = black[i], white[i]
-      if b ~= w or (both and b == 0) then count = count + 1; dests[count] = i end
-    end
+    if board[i] == EMPTY and allowed(s, g.adj, i) then count = count + 1; dests[count] = i end
   end
-  return dests, count, empties, ne
+  return dests, count
 end
 
--- Whether the stone may go on cell c once the Nipple stands on d: the cell it left is empty.
+-- Whether the stone may go on cell c once the Nipple stands on d (nil: it cannot move): an
+-- empty cell, or the cell the Nipple left.  Either way there are s.empty such cells.
 local function free_for_stone(s, d, c)
-  return c ~= d and (s.board[c] == EMPTY or c == s.nipple)
+  return c ~= d and (s.board[c] == EMPTY or (d ~= nil and c == s.nipple))
 end
 
 local function desc(a, b) return a > b end
@@ -90,15 +111,17 @@ local function desc(a, b) return a > b end
 -- The members around the Nipple: the sizes of each colour's groups touching it, largest first,
 -- and the set of their stones (for the scene).
 local function members(s, g)
-  local board, lists, member = s.board, {{}, {}}, {}
+  forest(s, g.adj)
+  local board, lists, roots, member = s.board, {{}, {}}, {}, {}
   for _, j in ipairs(g.adj[s.nipple]) do
     local v = board[j]
-    if (v == BLACK or v == WHITE) and not member[j] then
-      local group, count = group_of(g, board, j)
-      for k = 1, count do member[group[k]] = true end
-      local l = lists[v]
-      l[#l + 1] = count
+    if (v == BLACK or v == WHITE) and not roots[root(j)] then
+      roots[root(j)] = true
+      table.insert(lists[v], size[root(j)])
     end
+  end
+  for i = 1, g.n do
+    member[i] = (board[i] == BLACK or board[i] == WHITE) and roots[root(i)]
   end
   table.sort(lists[1], desc)
   table.sort(lists[2], desc)
@@ -106,31 +129,26 @@ local function members(s, g)
 end
 
 -- candidate for the nomv library: a text picture of any hexhex grid, for text() (g:text?).
--- Flat-topped hexes: a column per letter, neighbours in a column two lines apart, so each line
--- holds every other column.  A row number stands left of the cell where its row starts; rows
--- slant down to the right.  symbol(i) gives one character per cell.  Returns the lines.
+-- Flat-topped hexes as on the board: a column per letter, the cells of a column two lines apart,
+-- neighbouring columns half a cell apart.  A row runs up to the right, so a line of text holds
+-- cells of several rows; the first cell of every row is the first cell of its line, and the
+-- row's number stands in the margin there.  symbol(i) gives one character per cell.
 local function hexhex_picture(g, symbol)
-  local n, rows = g.side, {}
-  for k = 1, 4 * n - 3 do rows[k] = {} end
-  local function put(row, col, text)
-    for c = 1, #text do row[col + c - 1] = text:sub(c, c) end
+  local n, numbers, lines, letters = g.side, {}, {}, {}
+  for l = 1, 4 * n - 3 do
+    numbers[l], lines[l] = "  ", {}
+    for x = 1, 4 * n - 3 do lines[l][x] = " " end
   end
   for i = 1, g.n do
     local q, r = g.q[i], g.r[i]
-    local row, col = rows[2 * (n - 1) - 2 * r - q + 1], 4 + 2 * (q + n - 1)
-    put(row, col, symbol(i))
-    if q == math.max(1 - n, 1 - n - r) then put(row, col - 3, ("%2d"):format(r + n)) end
+    local l = 2 * (n - 1) - 2 * r - q + 1
+    lines[l][1 + 2 * (q + n - 1)] = symbol(i)
+    if q == math.max(1 - n, 1 - n - r) then numbers[l] = ("%2d"):format(r + n) end
   end
-  local out, letters = {}, {}
-  for k, row in ipairs(rows) do
-    local width, chars = 0, {}
-    for c in pairs(row) do width = math.max(width, c) end   -- only the largest key matters
-    for c = 1, width do chars[c] = row[c] or " " end
-    out[k] = table.concat(chars)
-  end
-  for c = 1, 2 * n - 1 do letters[c] = string.char(96 + c) end
-  out[#out + 1] = "   " .. table.concat(letters, " ")
-  return out
+  for l = 1, #lines do lines[l] = (numbers[l] .. " " .. table.concat(lines[l])):gsub(" +$", "") end
+  for k = 1, 2 * n - 1 do letters[k] = string.char(96 + k) end
+  lines[#lines + 1] = "   " .. table.concat(letters, " ")
+  return lines
 end
 
 local function sizes_text(l) return #l == 0 and "none" or table.concat(l, ",") end
@@ -187,79 +205,82 @@ return {
                 help = "equal largest members: compare the next members, or call it a draw"},
   },
 
+  -- Cells are numbered column by column, so the centre is the middle one.  Seven fields: the
+  -- _rng field nomv adds still fits the table's hash part of eight, while a ninth field would
+  -- make every move resize the table.
   setup = function(opts)
     local g = grid_of(opts.size)
-    local board, black, white = {}, {}, {}
-    for i = 1, g.n do board[i], black[i], white[i] = EMPTY, 0, 0 end
-    local centre = g.index[string.char(96 + opts.size) .. opts.size]
+    local board, centre = {}, math.floor((g.n + 1) / 2)
+    for i = 1, g.n do board[i] = EMPTY end
     board[centre] = NIPPLE
     return {n = opts.size, rule = opts.nipple_rule, tiebreak = opts.tiebreak, board = board,
-            near = {black, white}, nipple = centre, empty = g.n - 1, to_move = 1}
+            nipple = centre, empty = g.n - 1, to_move = 1}
   end,
 
-  -- Every destination leaves the same empty cells in number, so the list is destinations x
-  -- stone cells; with no destination, the stone cell alone.
+  -- Each destination with each cell free for the stone; with no destination, the stone alone.
   moves = function(s)
     local g = grid_of(s.n)
     local ids, out = g.ids, {}
     local list, count = destinations(s, g)
-    if count == 0 then
-      for c = 1, g.n do
-        if s.board[c] == EMPTY then out[#out + 1] = {ids[c], stone = c} end
-      end
-      return out
-    end
-    for k = 1, count do
+    for k = 1, math.max(count, 1) do
       local d = list[k]
+      if count == 0 then d = nil end
       for c = 1, g.n do
-        if free_for_stone(s, d, c) then out[#out + 1] = {ids[d], ids[c], nip = d, stone = c} end
+        if free_for_stone(s, d, c) then out[#out + 1] = d and {ids[d], ids[c]} or {ids[c]} end
       end
     end
     return out
   end,
 
-  -- Uniform over all legal moves: each destination has exactly s.empty stone cells.
+  -- Uniform over all legal moves, and mostly without looking at the whole board: a cell drawn
+  -- at random and kept only if it qualifies is a uniform choice among the cells that do, and
+  -- so is the scan that takes over after `tries` misses (whether they all miss does not depend
+  -- on which cell qualifies).  Once few cells are empty, draws mostly miss: scan at once.  The
+  -- Nipple's cell first, then the stone's: every destination has the same number of stone
+  -- cells, so the move is uniform.
   random_move = function(s, rng)
     local g = grid_of(s.n)
-    local ids, e = g.ids, s.empty
-    local list, count, empty = destinations(s, g)
-    if count == 0 then
-      local c = empty[rng:int(e)]
-      return {ids[c], stone = c}
+    local n, d, c = g.n, nil, nil
+    local tries = s.empty * 4 > n and TRIES or 0
+    for _ = 1, tries do
+      local i = rng:int(n)
+      if allowed(s, g.adj, i) then d = i; break end
     end
-    local d = list[rng:int(count)]
-    -- The stone cells are the e empty cells but d, and the cell the Nipple leaves: number
-    -- them 1..e in that order and pick one.  empty[] is sorted, so skipping d is one compare.
-    local k, c = rng:int(e), s.nipple
-    if k < e then
-      c = empty[k]
-      if c >= d then c = empty[k + 1] end
+    if not d then
+      local list, count = destinations(s, g)
+      if count > 0 then d = list[rng:int(count)] end
     end
-    return {ids[d], ids[c], nip = d, stone = c}
+    for _ = 1, tries do
+      local i = rng:int(n)
+      if free_for_stone(s, d, i) then c = i; break end
+    end
+    if not c then
+      local k = rng:int(s.empty)
+      c = 0
+      repeat
+        c = c + 1
+        if free_for_stone(s, d, c) then k = k - 1 end
+      until k == 0
+    end
+    return d and {g.ids[d], g.ids[c]} or {g.ids[c]}
   end,
 
-  -- Groups only grow, so the new stone's group is at least as big as every group it joined:
-  -- the cells next to it learn the new size, and nothing else changes.  Arrays are copied with
-  -- {unpack(t)} (one allocation); the other colour's array is shared, as play never changes it.
+  -- A move is its steps only, the same whether drawn, listed or typed.  The board is copied
+  -- last: LuaJIT does not compile {unpack(t)} (the fastest copy still), so what follows it runs
+  -- slower.  The stone's neighbours are the same on both boards, so its group can join first.
   play = function(s, m)
     local g = grid_of(s.n)
-    local d, c = m.nip, m.stone
-    if not c then  -- a move built from ids only
-      if #m == 2 then d, c = g.index[m[1]], g.index[m[2]] else c = g.index[m[1]] end
-    end
-    local v, board, nipple = s.to_move, {unpack(s.board)}, s.nipple
-    if d then board[nipple] = EMPTY; board[d] = NIPPLE; nipple = d end
+    local v, c, nipple = s.to_move, g.index[m[#m]], s.nipple
+    if m[2] then nipple = g.index[m[1]] end
+    local after = {n = s.n, rule = s.rule, tiebreak = s.tiebreak, nipple = nipple,
+                   empty = s.empty - 1, to_move = 3 - v}
+    if known == s then add_stone(g.adj, s.board, c, v, math.huge); known = after end
+    local board = {unpack(s.board)}
+    board[s.nipple] = EMPTY
+    board[nipple] = NIPPLE
     board[c] = v
-    local near = {s.near[1], s.near[2]}
-    local mine = {unpack(near[v])}
-    near[v] = mine
-    local _, count, around, nl = group_of(g, board, c)
-    for k = 1, nl do
-      local j = around[k]
-      if mine[j] < count then mine[j] = count end
-    end
-    return {n = s.n, rule = s.rule, tiebreak = s.tiebreak, board = board, near = near,
-            nipple = nipple, empty = s.empty - 1, to_move = 3 - v}
+    after.board = board
+    return after
   end,
 
   -- The board is full when every cell holds a stone or the Nipple (N6); step 1 never changes the
@@ -297,11 +318,9 @@ return {
     if count == 0 then return nil, ("the Nipple cannot move this turn: write -/%s"):format(b) end
     if d == s.nipple then return nil, "the Nipple must leave " .. a end
     if s.board[d] ~= EMPTY then return nil, a .. " is not empty" end
-    local listed = false
-    for k = 1, count do listed = listed or list[k] == d end
-    if not listed then
+    if not allowed(s, g.adj, d) then
       return nil, ("the Nipple may not go to %s: its largest black and white neighbours are equal (%d = %d)")
-                  :format(a, s.near[1][d], s.near[2][d])
+                  :format(a, largest_next_to(s, g.adj, d))
     end
     if not free_for_stone(s, d, c) then
       return nil, c == d and (b .. " is where the Nipple goes") or (b .. " is not empty")
@@ -348,8 +367,8 @@ return {
     local out = hexhex_picture(g, function(i) return SYMBOL[s.board[i]] end)
     local b, w = members(s, g)
     out[#out + 1] = ""
-    out[#out + 1] = ("X = Black, O = White, N = the Nipple (on %s); letters are columns, and each"
-                     .. " row\nnumber stands where its row starts: rows slant down to the right"):format(g.ids[s.nipple])
+    out[#out + 1] = ("X = Black, O = White, N = the Nipple (on %s).  A row runs up to the right from"
+                     .. " its number;\nin a column the numbers grow upwards."):format(g.ids[s.nipple])
     out[#out + 1] = ("Black members: %s   White members: %s"):format(sizes_text(b), sizes_text(w))
     if s.empty > 0 and select(2, destinations(s, g)) == 0 then
       out[#out + 1] = "The Nipple cannot move this turn: the move is a stone alone, written -/cell"
