@@ -174,3 +174,26 @@ class LuaEngine:
     def printed(self) -> list[str]:
         """Lines the script printed since the last call (print() is for the script's author)."""
         return json.loads(self._call("printed"))
+
+    # -- for `nomv check` (nomv/checker) ---------------------------------------------------------
+
+    def coverage_start(self, keep: bool = False) -> None:
+        """Starts recording which lines of the script run (a line hook; use Lua 5.4).
+        With ``keep``, resumes after :meth:`coverage_pause` keeping the lines seen so far."""
+        self._call("coverage_start", keep)
+
+    def coverage_pause(self) -> None:
+        self._call("coverage_pause")
+
+    def coverage_stop(self) -> dict:
+        """Stops recording; returns {"ran": [lines], "active": [lines that can run]}."""
+        return json.loads(self._call("coverage_stop"))
+
+    def move_count(self, state: Any) -> int:
+        """How many legal moves there are (cheaper than :meth:`moves` on big positions)."""
+        return int(self._call("move_count", state))
+
+    def random_moves(self, state: Any, seed: list[int], n: int) -> list | None:
+        """n moves from the game's random_move hook (None without one), like :meth:`moves`."""
+        raw = self._call("random_moves", state, self.table(seed), n)
+        return None if raw is None else json.loads(raw)

@@ -67,7 +67,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended.  ``winner`` is None for a draw (no single best player)."""
+    """How a finished game ended.  ``winner`` is the one player ranked first, else None: a draw
+    when several share first place, a loss for everyone when nobody is ranked first."""
 
     winner: int | None
     ranks: tuple[int, ...]
@@ -76,7 +77,13 @@ class Outcome:
 
     @property
     def draw(self) -> bool:
-        return self.winner is None
+        """Several players share first place."""
+        return self.winner is None and self.ranks.count(1) > 1
+
+    @property
+    def lost(self) -> bool:
+        """Nobody is ranked first: every player lost (e.g. an unsolved one-player puzzle)."""
+        return 1 not in self.ranks
 
     @classmethod
     def from_json(cls, raw: dict) -> "Outcome":
@@ -87,6 +94,8 @@ class Outcome:
     def describe(self, players: PlayerSpec) -> str:
         if self.winner is not None:
             text = f"{players.name(self.winner)} wins"
+        elif self.lost:
+            text = f"{players.name(1)} loses" if len(self.ranks) == 1 else "everyone loses"
         else:
             best = [players.name(p + 1) for p, r in enumerate(self.ranks) if r == 1]
             text = "draw" if len(best) == len(self.ranks) else "draw between " + ", ".join(best)
@@ -121,6 +130,7 @@ class PlayoutStats:
     wins: list[int]
     draws: int
     unfinished: int
+    lost: int = 0  # games nobody won or drew: every player lost (an unsolved puzzle)
 
     @property
     def games_per_second(self) -> float:
@@ -221,7 +231,7 @@ class Game:
         raw = self.engine.playout(values, seed_words(seed), games, players, max_plies)
         seconds = time.perf_counter() - start
         return PlayoutStats(raw["games"], seconds, raw["plies"], raw["longest"], raw["shortest"],
-                            list(raw["wins"]), raw["draws"], raw["unfinished"])
+                            list(raw["wins"]), raw["draws"], raw["unfinished"], raw.get("lost", 0))
 
 
 _SEPARATORS = re.compile(r"[\s,;/\-]+")

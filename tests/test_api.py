@@ -222,3 +222,17 @@ def test_playout_statistics(lua):
     assert stats.games == 200 and sum(stats.wins) + stats.draws == 200
     assert 5 <= stats.shortest <= stats.average_length <= stats.longest <= 15
     assert stats.games_per_second > 0
+
+
+def test_a_puzzle_lost_is_neither_a_win_nor_a_draw(script, lua):
+    body = MINIMAL.replace('name = "minimal",', 'name = "minimal", players = 1,').replace(
+        "to_move = 3 - s.to_move", "to_move = 1").replace("return {winner = 1}", "return {ranks = {2}, reason = 'stuck'}")
+    game = load(script, body, lua)
+    pos = game.start()
+    for _ in range(3):
+        pos.play(pos.legal_moves[0])
+    outcome = pos.outcome()
+    assert outcome.winner is None and outcome.lost and not outcome.draw
+    assert outcome.describe(game.players) == "Player 1 loses: stuck"
+    stats = game.playout(5, seed=1)
+    assert stats.lost == 5 and stats.draws == 0 and stats.wins == [0]

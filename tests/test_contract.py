@@ -58,7 +58,7 @@ def test_same_seed_same_game_on_both_runtimes(name, variant):
         game = nomv.Game.load(name, runtime=lua)
         results.append(random_game(game, variant, seed=7, check_purity=False))
         stats = game.playout(20, seed=3, variant=variant)
-        results.append((stats.plies, stats.longest, stats.wins, stats.draws, stats.unfinished))
+        results.append((stats.plies, stats.longest, stats.wins, stats.draws, stats.lost, stats.unfinished))
     assert results[0] == results[2]
     assert results[1] == results[3]
 
@@ -81,7 +81,7 @@ def test_playouts_inside_lua_end(name, lua):
     game = nomv.Game.load(name, runtime=lua)
     for variant in [None] + game.variants:
         stats = game.playout(10, seed=1, variant=variant)
-        assert stats.unfinished == 0 and sum(stats.wins) + stats.draws == 10
+        assert stats.unfinished == 0 and sum(stats.wins) + stats.draws + stats.lost == 10
 
 
 @pytest.mark.parametrize("name", bundled_games())

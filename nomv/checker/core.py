@@ -1,0 +1,638 @@
+"""``check(path)``: static checks, then seeded random games of every configuration, checked at
+every ply, then fast playouts for the figures, and rule coverage.
+
+The ply-by-ply games run under Lua 5.4, whatever runtime is chosen: its count hook enforces the
+time limit everywhere (LuaJIT does not call hooks inside compiled loops) and its line hook gives
+the coverage.  The first game of each configuration is replayed on a fresh runtime of the other
+kind (LuaJIT) to prove that the same seed gives the same game.  The speed figures come from
+playouts inside Lua on the chosen runtime, run only once everything else passed.
+"""
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from ..engine import LuaEngine, runtime_name
+from ..errors import LimitError, NomvError, OptionError, ScriptError
+from ..game import Game, Move, seed_words
+from .report import Report, ScriptReport, line_ranges, short
+from .scene import validate as validate_scene
+from .static import check_description, check_forbidden
+
+DEFAULT_PLAYOUTS = 20
+DEFAULT_MAX_PLIES = 1000
+DEFAULT_TIME_LIMIT = 2.0
+DEFAULT_MEMORY_LIMIT = 256 << 20
+SMALL = 8             # positions with at most this many moves test random_move's reach
+STATS_GAMES = 200     # fast playouts for the figures
+TRACED_GAMES = 5      # games of the default options whose lines are traced (rule coverage)...
+TRACE_BUDGET = 2.0    # ...and more of them while tracing has taken less than this (seconds)
+
+# Which contract message (from nomv/lua/host.lua) means which code, by the hook that broke it.
+_CONTRACT = [
+    ("setup", r"setup must return", "E040"),
+    ("moves", r"moves\(\) item|moves must return", "E050"),
+    ("play", r"play must return", "E041"),
+    ("result", r"result", "E053"),
+    ("to_move", r"to_move must be", "E063"),
+    ("notation", r"notation must return", "E080"),
+    ("parse", r"parse must return", "E080"),
+    ("scene", r"scene", "E091"),
+    ("random_move", r"random_move must return", "E070"),
+    ("check", r"check must return", "E055"),
+    ("view", r"view must return", "E055"),
+    ("text", r"text must return", "E055"),
+    (None, r"the game has no ", "E010"),
+    (None, r"moves returned no move", "E052"),
+]
+
+
+class Stop(Exception):
+    """Ends the checks of one script (a limit was hit, or the runtime is unusable)."""
+
+
+def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
+          options: dict[str, Any] | None = None, runtime: str | None = None,
+          max_plies: int = DEFAULT_MAX_PLIES, time_limit: float = DEFAULT_TIME_LIMIT,
+          memory_limit: int = DEFAULT_MEMORY_LIMIT, coverage: bool = True,
+          stats_games: int = STATS_GAMES, text_options: bool = False,
+          extremes: bool = True) -> Report:
+    """Checks one script or several; returns a :class:`Report`.
+
+    ``options`` (values, or text with ``text_options``) restrict the games to those options;
+    without them every variant, the defaults and (with ``extremes``) each option's extremes
+    are played.
+    """
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    report = Report()
+    for path in paths:
+        checker = _ScriptChecker(str(path), playouts, seed, options, runtime_name(runtime),
+                                 max_plies, time_limit, memory_limit, coverage, stats_games,
+                                 text_options, extremes)
+        report.scripts.append(checker.run())
+    return report
+
+
+class _ScriptChecker:
+    def __init__(self, path, playouts, seed, options, runtime, max_plies, time_limit,
+                 memory_limit, coverage, stats_games, text_options, extremes=True):
+        self.extremes = extremes
+        self.path = path
+        self.playouts = max(1, playouts)
+        self.seed = seed
+        self.options = options
+        self.runtime = runtime
+        self.max_plies = max_plies
+        self.limits = {"time_limit": time_limit, "memory_limit": memory_limit}
+        self.coverage = coverage
+        self.stats_games = stats_games
+        self.text_options = text_options
+        self.r = ScriptReport(path, runtime=runtime)
+        self.hook_lines: dict[str, int] = {}
+        self.game: Game | None = None
+        self.other: LuaEngine | None = None
+        self.traced_seconds = 0.0
+
+    # -- reporting errors -------------------------------------------------------------------
+
+    def line(self, hook: str | None, *fallbacks: str) -> int | None:
+        for h in (hook, *fallbacks):
+            if h and self.hook_lines.get(h):
+                return self.hook_lines[h]
+        return None
+
+    def script_error(self, exc: ScriptError, where: str = "", code: str | None = None) -> None:
+        """Reports an error from a call into the script; raises Stop after a limit."""
+        suffix = f" ({where})" if where else ""
+        hook = exc.hook
+        line = exc.line or self.line(hook)
+        if isinstance(exc, LimitError) or exc.kind in ("time", "memory"):
+            c = "E101" if exc.kind == "time" else "E102"
+            self.r.add(line, c, f"{hook or 'the script'} {exc.message}{suffix}")
+            raise Stop
+        if code is None:
+            code = "E100"
+            for h, pattern, c in _CONTRACT:
+                if (h is None or h == hook) and re.match(pattern, exc.message):
+                    code = c
+                    break
+        what = exc.message if code != "E100" else f"{hook or 'the script'} raised an error: {exc.message}"
+        self.r.add(line, code, f"{what}{suffix}")
+
+    # -- the whole check --------------------------------------------------------------------
+
+    def run(self) -> ScriptReport:
+        start = time.perf_counter()
+        try:
+            self._run()
+        except Stop:
+            pass
+        except NomvError as exc:  # a path that cannot be read, an unknown runtime
+            self.r.add(getattr(exc, "line", None), "E100", str(exc))
+        self.r.seconds = time.perf_counter() - start
+        return self.r
+
+    def _run(self) -> None:
+        try:
+            source = Path(self.path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            self.r.add(None, "E100", f"cannot read the script: {exc}")
+            return
+        check_forbidden(self.r, source)
+        try:
+            engine = LuaEngine(source, self.path, "5.4", **self.limits)
+        except ScriptError as exc:
+            self._load_error(exc)
+            return
+        desc = engine.description
+        self.hook_lines = desc.get("hook_lines", {})
+        self.r.name = desc.get("name") if isinstance(desc.get("name"), str) else None
+        check_description(self.r, desc, source)
+        if self.r.errors:
+            return
+        try:
+            self.game = Game(source, self.path, "5.4", **self.limits)
+        except ScriptError as exc:
+            self.script_error(exc)
+            return
+        game = self.game
+        self.r.player_names = [game.players.name(p) for p in range(1, game.players.max + 1)]
+        configs = self._configurations()
+        if self.coverage:
+            game.engine.coverage_start()
+            game.engine.coverage_pause()
+        try:
+            for label, values, games in configs:
+                self.r.configurations.append(label)
+                for i in range(games):
+                    # Tracing lines costs some 30 times the script's own time: the rules are
+                    # traced in the first games of the defaults and of each variant.
+                    # More games of the defaults are traced while that stays cheap.
+                    traced = self.coverage and (
+                        i < (TRACED_GAMES if label == "defaults" else 0 if label.startswith("option ") else 2)
+                        or (label == "defaults" and self.traced_seconds < TRACE_BUDGET))
+                    started = time.perf_counter()
+                    ok = self._game(label, values, self.seed + i, replay=(i == 0), traced=traced)
+                    if traced:
+                        self.traced_seconds += time.perf_counter() - started
+                    if not ok:
+                        break
+        finally:
+            if self.coverage:
+                try:
+                    cov = game.engine.coverage_stop()
+                except NomvError:
+                    cov = None
+                if cov is not None:
+                    self._coverage(cov)
+        if not self.r.errors:
+            self._figures()
+
+    def _load_error(self, exc: ScriptError) -> None:
+        if exc.kind == "syntax":
+            self.r.add(exc.line, "E001", exc.message)
+        elif exc.kind in ("time", "memory"):
+            self.r.add(exc.line, "E101" if exc.kind == "time" else "E102",
+                       f"loading the script {exc.message}")
+        elif exc.message.startswith("the script must return a table"):
+            self.r.add(exc.line or _last_line(self.path), "E002", exc.message)
+        else:
+            self.r.add(exc.line, "E100", f"loading the script raised an error: {exc.message}")
+
+    # -- configurations ---------------------------------------------------------------------
+
+    def _configurations(self) -> list[tuple[str, dict, int]]:
+        """(label, resolved options, number of games): the defaults, each variant and each
+        option's extremes (min and max, every choice, both booleans)."""
+        game = self.game
+        out: list[tuple[str, dict, int]] = []
+        seen: list[dict] = []
+
+        def add(label, given, variant, games, quiet=False):
+            try:
+                values = game.resolve_options(given, variant, text=self.text_options and given is self.options)
+            except OptionError as exc:
+                if quiet:
+                    self.r.skipped.append(f"{label} ({exc})")
+                    return
+                if variant:
+                    self.r.add(self.line("check"), "E031", f"check() refuses variant {variant!r}: {exc}")
+                elif given is None:
+                    self.r.add(self.line("check"), "E033", f"check() refuses the default options: {exc}")
+                else:
+                    self.r.add(None, "E100", f"the options given cannot be used: {exc}")
+                return
+            except ScriptError as exc:
+                self.script_error(exc, f"checking the options of {label}")
+                return
+            if values in seen:
+                return
+            seen.append(values)
+            out.append((label, values, games))
+
+        if self.options:
+            add("the given options", self.options, None, self.playouts)
+            return out
+        add("defaults", None, None, self.playouts)
+        for v in game.variants:
+            add(f"variant {v!r}", None, v, max(1, self.playouts // 2))
+        few = max(1, self.playouts // 10)
+        for spec in game.options.ordered() if self.extremes else ():
+            values: list = []
+            if spec.choices:
+                values = list(spec.choices)
+            elif spec.type == "bool":
+                values = [True, False]
+            elif spec.type in ("int", "number"):
+                values = [v for v in (spec.min, spec.max) if v is not None]
+            for v in values:
+                if v != spec.default:
+                    add(f"option {spec.name}={_show(v)}", {spec.name: v}, None, few, quiet=True)
+        return out
+
+    # -- one random game, checked at every ply ----------------------------------------------
+
+    def _game(self, label: str, values: dict, seed: int, replay: bool, traced: bool = False) -> bool:
+        """Plays one random game; returns False when this configuration should stop."""
+        if not traced:
+            return self._play_game(label, values, seed, replay, lambda on: None)
+        engine = self.game.engine
+        tracing = [False]
+
+        def trace(on: bool) -> None:
+            if on != tracing[0]:
+                engine.coverage_start(True) if on else engine.coverage_pause()
+                tracing[0] = on
+        try:
+            return self._play_game(label, values, seed, replay, trace)
+        finally:
+            trace(False)
+
+    def _play_game(self, label, values, seed, replay, trace) -> bool:
+        """The rules (setup, result, to_move, moves, play) are traced at every ply; the other
+        hooks, and the host's work, only in the first plies (see _game)."""
+        game, engine, r = self.game, self.game.engine, self.r
+        np = int(values["players"])
+        rng = random.Random(f"{seed}:{label}")
+        where = f"{label}, seed {seed}"
+        trace(True)
+        try:
+            state = engine.setup(values, seed_words(seed))
+        except ScriptError as exc:
+            self.script_error(exc, where)
+            return False
+        try:
+            before = engine.dump(state)
+        except ScriptError as exc:
+            r.add(self.line("setup"), "E040", f"setup must return plain data: {exc.message} ({where})")
+            return False
+        if replay:
+            again = engine.dump(engine.setup(values, seed_words(seed)))
+            if again != before:
+                r.add(self.line("setup"), "E061", "setup gave two different states for the same seed"
+                      f"{_first_difference(before, again)} ({where})")
+        trail: list[int] = []
+        ply = 0
+        small_checked = 0
+        hooks = game.hooks
+        r.games += 1
+        while True:
+            here = f"{where}, ply {ply}"
+            trace(True)
+            try:
+                res = engine.result(state, np)
+            except ScriptError as exc:
+                self.script_error(exc, here)
+                return False
+            if res is not None:
+                break
+            if ply >= self.max_plies:
+                r.add(self.line("result"), "E062", f"a random game did not end within {self.max_plies} plies "
+                      f"({where}); result never returned a result")
+                return False
+            try:
+                p = engine.to_move(state, np)
+            except ScriptError as exc:
+                self.script_error(exc, here)
+                return False
+            if p is None:
+                r.add(self.line("to_move", "setup"), "E063", "the player to move is nil while the game runs "
+                      f"(state.to_move is not set, and there is no to_move function) ({here})")
+                return False
+            # The costly checks run at the first plies, then at every 10th (big boards have
+            # thousands of moves and hundreds of scene items).
+            full = ply < 4 or ply % 10 == 0
+            trace(True)
+            try:
+                if full:
+                    moves = [Move.from_json(m) for m in engine.moves(state)]
+                    count = len(moves)
+                else:
+                    count = engine.move_count(state)
+            except ScriptError as exc:
+                self.script_error(exc, here)
+                return False
+            if not count:
+                r.add(self.line("moves"), "E052", "moves returned no move, but result says the game "
+                      f"goes on: a dead end ({here})")
+                return False
+            r.positions += 1
+            r.branching_total += count
+            r.branching_max = max(r.branching_max, count)
+            if full and len(set(moves)) != len(moves):
+                seen: set = set()
+                dup = next(m for m in moves if m in seen or seen.add(m))
+                r.add(self.line("moves"), "E051", f"the move {'-'.join(dup.steps)} is listed twice ({here})")
+            if not full and count <= SMALL and "random_move" in hooks:
+                moves = [Move.from_json(m) for m in engine.moves(state)]
+            trace(ply < 2)
+            if full and not self._notations(state, moves, here):
+                return False
+            if full and not self._scene(state, moves, here):
+                return False
+            if full and "view" in hooks and not self._view(state, before, p, here):
+                return False
+            if "random_move" in hooks and (full or count <= SMALL):
+                ok, small = self._random_move(state, moves, before, seed * 1000 + ply, here,
+                                              small_checked < 3)
+                small_checked += small
+                if not ok:
+                    return False
+            index = rng.randrange(count)
+            trace(True)
+            try:
+                new = engine.play(state, index)
+            except ScriptError as exc:
+                self.script_error(exc, f"{here}, move number {index + 1}")
+                return False
+            trace(False)
+            try:
+                after = engine.dump(state)
+            except ScriptError:
+                after = None
+            if after != before:
+                r.add(self.line("play"), "E060", f"play changed the state it was given"
+                      f"{_first_difference(before, after)} (move number {index + 1}, {here}); "
+                      "copy what you change: nomv.copy(s.board), nomv.shallow(s)")
+            try:
+                before = engine.dump(new)
+            except ScriptError as exc:
+                r.add(self.line("play"), "E041", f"play must return plain data: {exc.message} ({here})")
+                return False
+            state = new
+            trail.append(index)
+            ply += 1
+            r.plies += 1
+        trace(True)
+        if not self._scene(state, [], f"{where}, the final position"):
+            return False
+        if "text" in hooks:
+            try:
+                engine.text(state)
+            except ScriptError as exc:
+                self.script_error(exc, f"{where}, the final position")
+        trace(False)
+        if replay:
+            self._replay(values, seed, trail, where)
+        return True
+
+    def _notations(self, state, moves: list[Move], here: str) -> bool:
+        engine = self.game.engine
+        try:
+            texts = engine.notations(state)
+        except ScriptError as exc:
+            self.script_error(exc, here)
+            return False
+        line = self.line("notation", "moves")
+        if len(set(texts)) != len(texts):
+            counts: dict[str, int] = {}
+            for t in texts:
+                counts[t] = counts.get(t, 0) + 1
+            t = next(t for t in texts if counts[t] > 1)
+            which = [str(m) for m, x in zip(moves, texts) if x == t][:2]
+            self.r.add(line, "E080", f"two moves ({' and '.join(which)}) have the same notation {t!r}, "
+                       f"so the text cannot name one of them ({here})")
+            return True
+        if "parse" in self.game.hooks:
+            picks = range(len(moves)) if len(moves) <= 12 else random.Random(here).sample(range(len(moves)), 12)
+            for i in picks:
+                try:
+                    index, why = engine.parse(state, texts[i])
+                except ScriptError as exc:
+                    self.script_error(exc, here)
+                    return False
+                if index != i:
+                    got = "nothing" + (f" ({why})" if why else "") if index is None else f"the move {moves[index]}"
+                    self.r.add(self.line("parse"), "E080", f"parse({texts[i]!r}) gives {got}, but "
+                               f"notation gives {texts[i]!r} for the move {moves[i]} ({here})")
+                    break
+        return True
+
+    def _scene(self, state, moves: list[Move], here: str) -> bool:
+        try:
+            scene = self.game.engine.scene(state)
+        except ScriptError as exc:
+            self.script_error(exc, here)
+            return False
+        problems, ids = validate_scene(scene)
+        for code, message in problems:
+            self.r.add(self.line("scene") or _field_line(self.path, "grid"), code, f"{message} ({here})")
+        for m in moves:
+            missing = [s for s in m.steps if s not in ids]
+            if missing:
+                self.r.add(self.line("scene", "moves"), "E090",
+                           f"the move {m} has the step {missing[0]!r}, but no scene item has that id, "
+                           f"so the GUI cannot click it ({here})")
+                break
+        return True
+
+    def _view(self, state, before, player: int, here: str) -> bool:
+        engine = self.game.engine
+        try:
+            v = engine.view(state, player)
+            engine.dump(v)
+        except ScriptError as exc:
+            if exc.hook == "dump":
+                self.r.add(self.line("view"), "E041", f"view must return plain data: {exc.message} ({here})")
+            else:
+                self.script_error(exc, here)
+            return False
+        if engine.dump(state) != before:
+            self.r.add(self.line("view"), "E060", f"view changed the state it was given ({here})")
+        try:
+            scene = engine.scene(v)
+        except ScriptError as exc:
+            self.script_error(exc, f"{here}, the view of player {player}")
+            return False
+        for code, message in validate_scene(scene)[0]:
+            self.r.add(self.line("scene"), code, f"{message} ({here}, the view of player {player})")
+        return True
+
+    def _random_move(self, state, moves: list[Move], before, seed: int, here: str,
+                     want_small: bool) -> tuple[bool, int]:
+        engine = self.game.engine
+        small = want_small and len(moves) <= SMALL
+        n = max(60, 40 * len(moves)) if small else 5
+        try:
+            got = engine.random_moves(state, seed_words(seed), n)
+        except ScriptError as exc:
+            self.script_error(exc, here)
+            return False, 0
+        if engine.dump(state) != before:
+            self.r.add(self.line("random_move"), "E060", f"random_move changed the state it was given ({here})")
+        legal = set(moves)
+        chosen = [Move.from_json(m) for m in got or []]
+        for m in chosen:
+            if m not in legal:
+                self.r.add(self.line("random_move"), "E070",
+                           f"random_move returned {m}, which is not a legal move (the legal moves: "
+                           f"{', '.join(str(x) for x in moves[:6])}{' ...' if len(moves) > 6 else ''}) ({here})")
+                return False, 0
+        if small:
+            missed = [m for m in moves if m not in set(chosen)]
+            if missed:
+                self.r.add(self.line("random_move"), "W071",
+                           f"random_move never chose {', '.join(str(m) for m in missed[:4])} in {n} tries "
+                           f"among {len(moves)} legal moves: random games miss part of the game ({here})")
+        return True, int(small)
+
+    def _replay(self, values: dict, seed: int, trail: list[int], where: str) -> None:
+        """The same seed and moves must give the same states, on this runtime and on LuaJIT."""
+        game = self.game
+        engines = [("Lua 5.4, a second time", game.engine)]
+        try:
+            if self.other is None:
+                self.other = LuaEngine(game.source, self.path, "jit", **self.limits)
+            engines.append(("LuaJIT", self.other))
+        except ScriptError:
+            pass
+        main = game.engine
+        for name, other in engines:
+            try:
+                a, b = main.setup(values, seed_words(seed)), other.setup(values, seed_words(seed))
+                for ply, index in enumerate(trail + [None]):
+                    da, db = main.dump(a), other.dump(b)
+                    if da != db:
+                        hook = "setup" if ply == 0 else "play"
+                        self.r.add(self.line(hook), "E061",
+                                   f"the same seed and moves gave a different state after ply {ply} on "
+                                   f"{name}{_first_difference(da, db)} ({where}): use only the rng "
+                                   "passed to setup and play, keep no data outside the state, and "
+                                   "never let the order of pairs() decide anything")
+                        return
+                    if index is None:
+                        break
+                    ma = mb = None
+                    if ply < 3 or ply % 10 == 0:
+                        ma, mb = main.moves(a), other.moves(b)
+                    if ma != mb:
+                        self.r.add(self.line("moves"), "E061",
+                                   f"the same position gave different move lists at ply {ply} on {name} "
+                                   f"({where}): never let the order of pairs() decide the order of moves")
+                        return
+                    a, b = main.play(a, index), other.play(b, index)
+            except ScriptError as exc:
+                self.script_error(exc, f"replaying {where} on {name}")
+                return
+
+    # -- figures and coverage ---------------------------------------------------------------
+
+    def _figures(self) -> None:
+        game = self.game
+        if self.stats_games <= 0:
+            return
+        try:
+            fast = game if self.runtime == "5.4" else Game(game.source, self.path, self.runtime, **self.limits)
+            given = self.options if self.options else None
+            stats = fast.playout(self.stats_games, seed=self.seed, options=given,
+                                 text=self.text_options, max_plies=self.max_plies)
+        except ScriptError as exc:
+            self.script_error(exc, "fast playouts")
+            return
+        except OptionError:
+            return
+        if stats.unfinished:
+            self.r.add(self.line("result"), "E062", f"{stats.unfinished} of {stats.games} random games did "
+                       f"not end within {self.max_plies} plies")
+        self.r.stats = {"runtime": fast.runtime, "games": stats.games,
+                        "seconds": round(stats.seconds, 4),
+                        "games_per_second": round(stats.games_per_second, 1),
+                        "average_length": stats.average_length, "longest": stats.longest,
+                        "shortest": stats.shortest, "wins": stats.wins, "draws": stats.draws,
+                        "lost": stats.lost, "unfinished": stats.unfinished}
+
+    def _coverage(self, cov: dict) -> None:
+        source_lines = Path(self.path).read_text(encoding="utf-8").split("\n")
+        ran = set(cov["ran"])
+        active = [l for l in cov["active"] if not _trivial(source_lines, l)]
+        ranges = line_ranges(active, ran)
+        name = short(self.path)
+        for a, b in ranges:
+            text = f"{name}:{a}" if a == b else f"{name}:{a}-{b}"
+            self.r.add(a, "W110", f"{text} never ran in the random games")
+        self.r.coverage = {"active": len(active), "covered": len([l for l in active if l in ran]),
+                           "ranges": [[a, b] for a, b in ranges]}
+
+
+def _trivial(lines: list[str], line: int) -> bool:
+    """Lines that hold only `end`, `else` or closing brackets: never a rule of their own."""
+    if not 1 <= line <= len(lines):
+        return True
+    text = re.sub(r"--.*$", "", lines[line - 1]).strip()
+    return re.fullmatch(r"(?:end|else|do|then|[)}\],;])*(?:\s*(?:end|else|[)}\],;]))*", text) is not None
+
+
+def _first_difference(a: Any, b: Any, path: str = "state") -> str:
+    def walk(x, y, p):
+        if type(x) is not type(y):
+            return p
+        if isinstance(x, dict):
+            for k in sorted(set(x) | set(y), key=str):
+                if k not in x or k not in y:
+                    return f"{p}.{k}"
+                d = walk(x[k], y[k], f"{p}.{k}")
+                if d:
+                    return d
+            return None
+        if isinstance(x, list):
+            if len(x) != len(y):
+                return f"{p} (length {len(x)} then {len(y)})"
+            for i, (u, v) in enumerate(zip(x, y), start=1):
+                d = walk(u, v, f"{p}[{i}]")
+                if d:
+                    return d
+            return None
+        return None if x == y else p
+    if b is None:
+        return ""
+    d = walk(a, b, path)
+    return f": {d} differs" if d else ""
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _last_line(path: str) -> int | None:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").rstrip().split("\n")
+    except OSError:
+        return None
+    for i in range(len(lines), 0, -1):
+        if re.match(r"^return\b", lines[i - 1]):
+            return i
+    return len(lines)
+
+
+def _field_line(path: str, name: str) -> int | None:
+    from .static import Lines
+    try:
+        return Lines(Path(path).read_text(encoding="utf-8")).field(name)
+    except OSError:
+        return None

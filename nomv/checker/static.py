@@ -1,0 +1,298 @@
+"""Checks made by reading the script's text and the description of its game table."""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from ..errors import OptionError, ScriptError
+from ..options import OptionSet, OptionSpec, PlayerSpec, TYPES
+from .report import ScriptReport
+from .scene import colour_ok
+
+#: Every field of the game table nomv knows.  Hooks are the ones that must be functions.
+FIELDS = ("name", "title", "info", "players", "options", "variants", "check", "setup", "moves",
+          "play", "result", "to_move", "scene", "notation", "parse", "random_move", "view",
+          "text", "grid", "pieces", "evaluate")
+HOOKS = ("check", "setup", "moves", "play", "result", "to_move", "scene", "notation", "parse",
+         "random_move", "view", "text", "evaluate")
+REQUIRED_HOOKS = ("setup", "moves", "play", "result")
+FIELD_TYPES = {"name": ("string",), "title": ("string",), "info": ("table",),
+               "players": ("number", "table"), "options": ("table",), "variants": ("table",),
+               "grid": ("table",), "pieces": ("table",)}
+
+# Names the sandbox refuses.  LIBRARIES are reported when indexed (io.open), CALLS anywhere.
+LIBRARIES = {
+    "io": "io (files) is not available to game scripts",
+    "os": "os (system access, time) is not available to game scripts",
+    "debug": "debug is not available to game scripts",
+    "jit": "jit is not available to game scripts",
+    "package": "package is not available to game scripts",
+    "coroutine": "coroutine is not available to game scripts",
+    "utf8": "utf8 is not available to game scripts (it differs between runtimes)",
+    "bit": "bit is not available: use nomv.bit, which works the same on every runtime",
+    "bit32": "bit32 is not available: use nomv.bit, which works the same on every runtime",
+}
+CALLS = {
+    "require": "require is not available: a game is one script; use the `nomv` library",
+    "load": "load is not available to game scripts",
+    "loadstring": "loadstring is not available to game scripts",
+    "loadfile": "loadfile is not available to game scripts",
+    "dofile": "dofile is not available to game scripts",
+    "ffi": "ffi is not available to game scripts",
+    "python": "python is not available to game scripts",
+    "collectgarbage": "collectgarbage is not available to game scripts",
+    "getfenv": "getfenv is not available to game scripts",
+    "setfenv": "setfenv is not available to game scripts",
+    "rawset": "rawset is not available to game scripts",
+    "newproxy": "newproxy is not available to game scripts",
+    "module": "module is not available to game scripts",
+}
+MEMBERS = {
+    ("string", "dump"): "string.dump is not available to game scripts",
+    ("math", "random"): "math.random is not available: use the rng passed to setup, play and random_move, so games replay",
+    ("math", "randomseed"): "math.randomseed is not available: the runtime seeds the rng it passes to setup and play",
+}
+
+
+def strip_lua(source: str) -> str:
+    """The source with comments and string contents blanked (newlines kept), so that a search
+    for names finds only code.  Quotes stay, so ``"x"`` becomes ``" "``."""
+    out = []
+    i, n = 0, len(source)
+
+    def blank(text: str) -> str:
+        return re.sub(r"[^\n]", " ", text)
+
+    long_open = re.compile(r"\[(=*)\[")
+    while i < n:
+        c = source[i]
+        if source.startswith("--", i):
+            m = long_open.match(source, i + 2)
+            if m:
+                close = "]" + m.group(1) + "]"
+                j = source.find(close, m.end())
+                j = n if j < 0 else j + len(close)
+            else:
+                j = source.find("\n", i)
+                j = n if j < 0 else j
+            out.append(blank(source[i:j]))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and source[j] != c and source[j] != "\n":
+                j += 2 if source[j] == "\\" else 1
+            j = min(j, n - 1)
+            out.append(c + blank(source[i + 1:j]) + c)
+            i = j + 1
+        elif c == "[" and long_open.match(source, i):
+            m = long_open.match(source, i)
+            close = "]" + m.group(1) + "]"
+            j = source.find(close, m.end())
+            j = n if j < 0 else j + len(close)
+            out.append(blank(source[i:j]))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _locals(code: str) -> set[str]:
+    """Names the script declares itself (locals and parameters): those shadow the globals."""
+    names: set[str] = set()
+    for m in re.finditer(r"\blocal\s+function\s+([A-Za-z_]\w*)", code):
+        names.add(m.group(1))
+    for m in re.finditer(r"\blocal\s+([A-Za-z_][\w\s,]*)", code):
+        if not m.group(1).startswith("function"):
+            names.update(n.strip() for n in m.group(1).split("=")[0].split(",") if n.strip())
+    for m in re.finditer(r"\bfunction\b[^(]*\(([^)]*)\)", code):
+        names.update(n.strip() for n in m.group(1).split(",") if n.strip() and n.strip() != "...")
+    for m in re.finditer(r"\bfor\s+([\w\s,]+?)\s+(?:=|in)\b", code):
+        names.update(n.strip() for n in m.group(1).split(","))
+    return names
+
+
+def check_forbidden(report: ScriptReport, source: str) -> None:
+    """E003: names of facilities the sandbox refuses, with their lines."""
+    code = strip_lua(source)
+    own = _locals(code)
+    for m in re.finditer(r"(?<![\w.:])([A-Za-z_]\w*)", code):
+        name = m.group(1)
+        if name in own:
+            continue
+        after = code[m.end():m.end() + 40]
+        rest = after.lstrip()
+        member = re.match(r"\.\s*([A-Za-z_]\w*)", rest)
+        if member and (name, member.group(1)) in MEMBERS:
+            report.add(_line_of(code, m.start()), "E003", MEMBERS[(name, member.group(1))])
+        elif name in LIBRARIES and rest[:1] in (".", "[", ":"):
+            report.add(_line_of(code, m.start()), "E003", LIBRARIES[name])
+        elif name in CALLS and not re.match(r"=(?!=)", rest):
+            report.add(_line_of(code, m.start()), "E003", CALLS[name])
+
+
+class Lines:
+    """Finds the line where a field of the game table (or an option) is written."""
+
+    def __init__(self, source: str):
+        self.code = strip_lua(source)
+        returns = [m.start() for m in re.finditer(r"^return\b", self.code, re.M)]
+        self.return_line = _line_of(self.code, returns[-1]) if returns else None
+
+    def field(self, name: str, after: int | None = None) -> int | None:
+        key = re.escape(name)
+        patterns = (rf"^\s*{key}\s*=(?!=)", rf"^\s*\[\s*[\"']{key}[\"']\s*\]\s*=",
+                    rf"[{{,]\s*{key}\s*=(?!=)")
+        start = 0
+        if after:
+            start = sum(len(l) + 1 for l in self.code.split("\n")[:after - 1])
+        for pattern in patterns:
+            m = re.compile(pattern, re.M).search(self.code, start)
+            if m:
+                return _line_of(self.code, m.start() + len(m.group(0)) - len(m.group(0).lstrip()))
+        return None
+
+    def quoted_key(self, name: str, source: str, after: int | None = None) -> int | None:
+        """The line of ``["some name"] =`` (string contents are blanked in self.code)."""
+        lines = source.split("\n")
+        for i in range((after or 1) - 1, len(lines)):
+            if re.search(rf"\[\s*[\"']{re.escape(name)}[\"']\s*\]\s*=", lines[i]):
+                return i + 1
+        return None
+
+
+def suggest(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -> None:
+    """Static checks of the game table: fields, hooks, players, options, variants."""
+    lines = Lines(source)
+    types = desc.get("types", {})
+    hook_lines = desc.get("hook_lines", {})
+    unknown = desc.get("unknown", [])
+    for f in unknown:
+        report.add(lines.field(f) or lines.return_line, "W020",
+                   f"the game table has an unknown field '{f}'{suggest(f, FIELDS)}")
+    if "name" not in types:
+        report.add(lines.return_line, "E010", 'the game table has no name (add name = "mygame")')
+    elif types["name"] != "string" or not desc.get("name"):
+        report.add(lines.field("name"), "E011", "name must be a non-empty string such as \"mygame\"")
+    for hook in REQUIRED_HOOKS:
+        if hook not in types:
+            near = difflib.get_close_matches(hook, unknown, n=1, cutoff=0.6)
+            line = (lines.field(near[0]) if near else None) or lines.return_line
+            hint = f" (did you mean to call '{near[0]}' '{hook}'?)" if near else ""
+            report.add(line, "E010", f"the game table has no '{hook}' function{hint}")
+    for f, t in types.items():
+        if f in HOOKS and t != "function":
+            report.add(lines.field(f), "E011", f"{f} must be a function, not a {t}")
+        elif f in FIELD_TYPES and t not in FIELD_TYPES[f]:
+            want = " or a ".join(FIELD_TYPES[f])
+            report.add(lines.field(f), "E011", f"{f} must be a {want}, not a {t}")
+    if types.get("players") in ("number", "table"):
+        _check_players(report, desc.get("players"), lines.field("players"))
+    if types.get("options") == "table":
+        _check_options(report, desc.get("options"), lines, source)
+    if types.get("variants") == "table" and not report.has_error("E030"):
+        _check_variants(report, desc, lines, source)
+
+
+def _check_players(report: ScriptReport, raw: Any, line: int | None) -> None:
+    try:
+        spec = PlayerSpec.from_script(raw, report.path)
+    except ScriptError as exc:
+        report.add(line, "E032", exc.message)
+        return
+    if isinstance(raw, dict):
+        for key in raw:
+            if key not in ("min", "max", "default", "names", "colours", "colors"):
+                report.add(line, "E032", f"players has an unknown field '{key}'"
+                           f"{suggest(key, ['min', 'max', 'default', 'names', 'colours'])}")
+        if spec.names and len(spec.names) < spec.max:
+            report.add(line, "E032", f"players.names lists {len(spec.names)} names for up to {spec.max} players")
+        for c in spec.colours:
+            if not colour_ok(c):
+                report.add(line, "E032", f"players.colours: {c!r} is not a colour ('#rrggbb' or a name such as red)")
+
+
+def _option_line(lines: Lines, source: str, name: str) -> int | None:
+    start = lines.field("options")
+    return lines.field(name, after=start) or start
+
+
+def _check_options(report: ScriptReport, raw: Any, lines: Lines, source: str) -> None:
+    if isinstance(raw, list) and not raw:
+        return
+    if not isinstance(raw, dict):
+        report.add(lines.field("options"), "E030", "options must be a table of name = {default = ...}")
+        return
+    for name, spec in raw.items():
+        line = _option_line(lines, source, name)
+        where = f"options.{name}"
+        if name == "players":
+            report.add(line, "E030", "options.players: set the number of players in the players table instead")
+            continue
+        if not isinstance(spec, dict):
+            report.add(line, "E030", f"{where} must be a table like {{default = 3, min = 1, max = 5}}")
+            continue
+        for key in spec:
+            if key not in ("default", "min", "max", "choices", "help", "type", "order"):
+                report.add(line, "E030", f"{where} has an unknown field '{key}'"
+                           f"{suggest(key, ['default', 'min', 'max', 'choices', 'help', 'type', 'order'])}")
+        if "default" not in spec:
+            report.add(line, "E030", f"{where} has no default")
+            continue
+        if "type" in spec and spec["type"] not in TYPES:
+            report.add(line, "E030", f"{where}.type is {spec['type']!r}; use one of {', '.join(TYPES)}")
+            continue
+        if "choices" in spec and (not isinstance(spec["choices"], (list, dict)) or not spec["choices"]):
+            report.add(line, "E030", f"{where}.choices is empty: list the allowed values, e.g. choices = {{3, 5, 7}}")
+            continue
+        lo, hi = spec.get("min"), spec.get("max")
+        for k, v in (("min", lo), ("max", hi)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                report.add(line, "E030", f"{where}.{k} must be a number, not {v!r}")
+                lo = hi = None
+        if lo is not None and hi is not None and lo > hi:
+            report.add(line, "E030", f"{where}: min ({lo}) is larger than max ({hi})")
+            continue
+        try:
+            OptionSpec.from_script(name, spec, report.path)
+        except ScriptError as exc:
+            report.add(line, "E030", exc.message)
+
+
+def _check_variants(report: ScriptReport, desc: dict[str, Any], lines: Lines, source: str) -> None:
+    variants = desc.get("variants")
+    if isinstance(variants, list) and not variants:
+        return
+    start = lines.field("variants")
+    if not isinstance(variants, dict):
+        report.add(start, "E031", "variants must be a table of name = {option = value, ...}")
+        return
+    try:
+        specs = {n: OptionSpec.from_script(n, raw, report.path)
+                 for n, raw in (desc.get("options") or {}).items() if isinstance(raw, dict)}
+        players = PlayerSpec.from_script(desc.get("players"), report.path).option()
+    except ScriptError:
+        return
+    if players:
+        specs["players"] = players
+    for vname, preset in variants.items():
+        line = lines.field(vname, after=start) or lines.quoted_key(vname, source, start) or start
+        if not isinstance(preset, dict):
+            if isinstance(preset, list) and not preset:
+                continue
+            report.add(line, "E031", f"variants[{vname!r}] must be a table of option = value")
+            continue
+        try:
+            OptionSet(specs, {vname: preset}).resolve(variant=vname)
+        except OptionError as exc:
+            report.add(line, "E031", f"variant {vname!r}: {exc}")

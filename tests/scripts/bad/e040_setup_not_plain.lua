@@ -1,0 +1,25 @@
+-- expect: E040 6
+-- the state holds a function
+local g = nomv.grid.square(3, 1)
+return {
+  name = "bad",
+  setup = function(opts, rng)  -- <- E040
+    return {board = {0, 0, 0}, to_move = 1, f = function() end}
+  end,
+  moves = function(s)
+    local out = {}
+    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s)
+    for i = 1, 3 do if s.board[i] == 0 then return nil end end
+    return {winner = 1}
+  end,
+  grid = g,
+  pieces = {{fill = "black"}, {fill = "white"}},
+}

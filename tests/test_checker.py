@@ -1,0 +1,122 @@
+"""nomv check: a broken script for every code (tests/scripts/bad/, each naming the code and line
+it must produce in an `-- expect: CODE LINE` comment at its top), clean bundled games, coverage."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from nomv.checker import CODES, check
+from nomv.checker.report import line_ranges, wilson
+from nomv.cli import main
+from conftest import bundled_games
+
+BAD = Path(__file__).parent / "scripts" / "bad"
+GAMES = Path(__file__).parent.parent / "games"
+FAST = dict(playouts=3, stats_games=10)
+
+
+def expectation(path: Path) -> tuple[str, int]:
+    m = re.match(r"-- expect: ([EW]\d{3}) (\d+)", path.read_text(encoding="utf-8"))
+    assert m, f"{path.name} has no '-- expect: CODE LINE' first line"
+    return m.group(1), int(m.group(2))
+
+
+BAD_SCRIPTS = sorted(BAD.glob("*.lua"))
+
+
+@pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
+def test_broken_script_reports_its_code_and_line(path):
+    code, line = expectation(path)
+    report = check(path, time_limit=0.5, memory_limit=64 << 20, **FAST)
+    found = [(d.code, d.line) for d in report.diagnostics]
+    assert (code, line) in found, f"expected {code} at line {line}, got {found}"
+    text = report.format()
+    assert f"{path}:{line}: {'error' if code[0] == 'E' else 'warning'}[{code}]:" in text
+
+
+def test_every_code_has_a_broken_script():
+    covered = {expectation(p)[0] for p in BAD_SCRIPTS}
+    assert set(CODES) <= covered, f"codes without a broken script: {sorted(set(CODES) - covered)}"
+
+
+def test_every_code_is_documented():
+    doc = (Path(__file__).parent.parent / "docs" / "checker.md").read_text(encoding="utf-8")
+    for code in CODES:
+        assert f"### {code}" in doc, f"{code} is not in docs/checker.md"
+
+
+@pytest.mark.parametrize("name", bundled_games())
+def test_bundled_game_checks_clean(name):
+    report = check(GAMES / f"{name}.lua", playouts=2, stats_games=20, extremes=False, coverage=False)
+    assert report.ok, "\n" + report.format()
+
+
+def test_tutorial_games_check_without_warnings():
+    report = check(GAMES / "tictactoe.lua", playouts=20, stats_games=20)
+    assert report.diagnostics == [], report.format()
+    report = check(GAMES / "peg_solitaire.lua", playouts=4, stats_games=20)
+    # Random play never solves the full board: the winning rule is reported as never run.
+    assert report.ok and set(report.codes()) <= {"W110"}, report.format()
+
+
+def test_coverage_names_the_unreachable_rule(tmp_path):
+    from conftest import MINIMAL
+    body = MINIMAL.replace(
+        "    b[g:at(m[1])] = s.to_move\n",
+        "    b[g:at(m[1])] = s.to_move\n"
+        "    if m[1] == \"z9\" then\n"          # never: no cell is called z9
+        "      b[1] = 0\n"
+        "      b[2] = 0\n"
+        "    end\n").replace('  name = "minimal",', '  name = "minimal",\n  grid = g,')
+    path = tmp_path / "unreachable.lua"
+    path.write_text(body, encoding="utf-8")
+    lines = body.split("\n")
+    first = next(i for i, l in enumerate(lines, 1) if "b[1] = 0" in l)
+    report = check(path, **FAST)
+    assert report.ok
+    w = [d for d in report.diagnostics if d.code == "W110"]
+    assert [(d.line, d.message.split(" ")[0]) for d in w] == [(first, f"unreachable.lua:{first}-{first + 1}")]
+    assert report.scripts[0].coverage["ranges"] == [[first, first + 1]]
+
+
+def test_a_broken_script_does_not_stop_the_others(tmp_path):
+    report = check([BAD / "e101_time_limit.lua", GAMES / "tictactoe.lua"], time_limit=0.5, **FAST)
+    assert [s.has_error() for s in report.scripts] == [True, False]
+    assert "E101" in report.codes()
+
+
+def test_report_figures(tmp_path):
+    report = check(GAMES / "tictactoe.lua", playouts=3, stats_games=100)
+    s = report.scripts[0]
+    assert s.stats["games"] == 100 and sum(s.stats["wins"]) + s.stats["draws"] == 100
+    assert s.branching_max == 9 and s.stats["longest"] <= 9
+    text = report.format()
+    for words in ("games/s", "average", "longest", "branching", "first player wins", "95% CI", "draws"):
+        assert words in text
+    data = report.to_json()
+    assert data["ok"] and data["scripts"][0]["first_player"]["ci95"][0] < 1
+
+
+def test_wilson_and_ranges():
+    lo, hi = wilson(50, 100)
+    assert round(lo, 3) == 0.404 and round(hi, 3) == 0.596
+    assert line_ranges([3, 4, 5, 7, 9, 10], {5, 9}) == [(3, 4), (7, 7), (10, 10)]
+
+
+def test_cli_check_exit_codes_and_json(capsys):
+    assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "2", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "checked 1 script: 0 errors" in out
+    assert main(["check", str(BAD / "e052_dead_end.lua"), "--playouts", "2", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert not data["ok"] and data["scripts"][0]["diagnostics"][0]["code"] == "E052"
+
+
+def test_cli_check_options_and_game_names(capsys):
+    assert main(["check", "tictactoe", "--playouts", "1", "--no-coverage"]) == 0
+    assert main(["check", str(GAMES / "peg_solitaire.lua"), "-o", "start=cross", "--playouts", "2",
+                 "--no-coverage"]) == 0
+    assert "1 configuration" in capsys.readouterr().out
