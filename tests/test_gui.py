@@ -491,3 +491,24 @@ def test_frame_time_is_measured():
     figures = measure_frame_times(frames=10)
     assert figures["idle_ms"] > 0 and figures["hover_ms"] > 0
     assert figures["idle_ms"] < 100
+
+
+def test_nomv_new_starter_plays_by_clicks(make_app, tmp_path, capsys):
+    from nomv.cli import main
+    assert main(["new", "starter", "--path", str(tmp_path)]) == 0
+    capsys.readouterr()
+    game = nomv.Game.load(str(tmp_path / "starter.lua"))
+    pos = game.start(seed=4)
+    twin = nomv.Game.load(str(tmp_path / "starter.lua")).start(seed=4)
+    app = make_app(pos)
+    for ply in range(6):
+        if pos.outcome() is not None:
+            break
+        move = pos.legal_moves[(7 * ply) % len(pos.legal_moves)]
+        for sid in move.steps:
+            click(app, sid)
+        if pos.ply == ply:          # a complete move that could go on: confirm it
+            key(app, pygame.K_RETURN)
+        assert pos.ply == ply + 1 and pos.history[-1] == move
+        twin.play(move)
+        assert same(pos, twin)
