@@ -463,7 +463,10 @@ class SceneView:
         return self._overlay
 
     def _mark(self, surf, s: Shape, rgb, thick: int, alpha: int) -> None:
-        self._draw_shape(surf, s, (*rgb, alpha), None, 0)
+        # Outlines only: a fill over the cell would tint the piece on it, and piece colours are
+        # what tell players (and Trinim's or Nibble's colours) apart.  A darker halo under the
+        # line keeps it visible on light and dark cells alike; alpha sets the halo's strength.
+        self._outline(surf, s, (0, 0, 0, min(255, alpha + 60)), thick + 2)
         self._outline(surf, s, (*rgb, 255), thick)
 
     def _outline(self, surf, s: Shape, col, thick: int) -> None:
