@@ -346,10 +346,18 @@ class Position:
         return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
 
     def text(self) -> str:
-        """The position as text: the game's own text(), else its state."""
+        """The position as text: the game's own text(), else a picture of its scene, else its
+        state as JSON."""
         own = self._memo("text", self._engine.text)
         if own is not None:
             return own
+        from .scenetext import scene_text
+        try:
+            picture = scene_text(self.scene())
+        except ScriptError:
+            picture = None
+        if picture is not None:
+            return picture
         import json
         return json.dumps(self.state(), indent=1, sort_keys=True)
 

@@ -236,3 +236,31 @@ def test_a_puzzle_lost_is_neither_a_win_nor_a_draw(script, lua):
     assert outcome.describe(game.players) == "Player 1 loses: stuck"
     stats = game.playout(5, seed=1)
     assert stats.lost == 5 and stats.draws == 0 and stats.wins == [0]
+
+
+GRID_GAME = """
+local g = nomv.grid.square(3, 2)
+return {
+  name = "grid", grid = g,
+  pieces = {{fill = "black"}, {fill = "white", label = "W"}},
+  setup = function(opts, rng) return {board = {0, 0, 0, 0, 0, 0}, to_move = 1} end,
+  moves = function(s)
+    local out = {}
+    for i = 1, g.n do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s) if s.board[1] ~= 0 then return {winner = 1} end end,
+}
+"""
+
+
+def test_text_without_a_text_hook_is_a_picture_of_the_scene(script, lua):
+    pos = load(script, GRID_GAME, lua).start()
+    pos.play("b2")
+    pos.play("c1")
+    assert pos.text() == "a2  . X .\na1  . . W\n\nX = black"

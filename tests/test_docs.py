@@ -42,3 +42,12 @@ def test_readme_links_the_docs():
     for link in ("docs/tutorial.md", "docs/checker.md", "docs/script-api.md"):
         assert link in readme
     assert "nomv check" in readme and "nomv new" in readme
+
+
+def test_readme_python_example_runs(tmp_path, monkeypatch):
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```python\n(.*?)```", readme, re.S)
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    assert namespace["pos"].ply == 0 and (tmp_path / "game.json").is_file()
