@@ -19,7 +19,7 @@ def playout_rows(seconds: float, games: list[str] | None, progress: Callable[[st
         for variant in [None] + Game.load(str(found.path)).variants:
             row = {"game": found.name, "variant": variant or ""}
             for lua in RUNTIMES:
-                progress(f"{found.name} {variant or ''} on {lua}")
+                progress(f"{found.name}{' ' + variant if variant else ''} on {lua}")
                 game = Game.load(str(found.path), runtime=lua)
                 game.playout(20, seed=0, variant=variant)      # warm up (LuaJIT compiles)
                 n, total, plies, t0 = 50, 0, 0, time.perf_counter()
@@ -35,10 +35,12 @@ def playout_rows(seconds: float, games: list[str] | None, progress: Callable[[st
     return rows
 
 
-def perft_rows(progress: Callable[[str], None]) -> list[dict]:
+def perft_rows(games: list[str] | None, progress: Callable[[str], None]) -> list[dict]:
     cases = [("trinim", {"layout": "b/bb/bgr/grgg/rbgrr"}, 3), ("3verse", {}, 2), ("nipple", {"size": 3}, 3)]
     rows = []
     for name, options, depth in cases:
+        if games and name not in games:
+            continue
         for lua in RUNTIMES:
             progress(f"perft {name} on {lua}")
             pos = Game.load(name, runtime=lua).start(options=options, seed=0)
@@ -50,10 +52,12 @@ def perft_rows(progress: Callable[[str], None]) -> list[dict]:
     return rows
 
 
-def frame_rows(progress: Callable[[str], None]) -> list[dict]:
+def frame_rows(games: list[str] | None, progress: Callable[[str], None]) -> list[dict]:
     from .gui.app import measure_frame_times
     rows = []
     for name, options in (("nibble", None), ("3verse", None), ("nibble", {"colours": 13})):
+        if games and name not in games:
+            continue
         progress(f"frames {name}")
         times = measure_frame_times(name, options=options)
         rows.append({"game": name + (" 13 colours" if options else ""), **times})
@@ -62,9 +66,9 @@ def frame_rows(progress: Callable[[str], None]) -> list[dict]:
 
 def run(seconds: float = 1.0, games: list[str] | None = None, gui: bool = True,
         progress: Callable[[str], None] = lambda s: None) -> dict:
-    out = {"playouts": playout_rows(seconds, games, progress), "perft": perft_rows(progress)}
+    out = {"playouts": playout_rows(seconds, games, progress), "perft": perft_rows(games, progress)}
     if gui:
-        out["frames"] = frame_rows(progress)
+        out["frames"] = frame_rows(games, progress)
     return out
 
 
@@ -78,6 +82,7 @@ def format_table(result: dict) -> str:
     if "frames" in result:
         lines += ["", "GUI frame time (ms)"]
         for r in result["frames"]:
-            figures = ", ".join(f"{k} {v:.2f}" for k, v in r.items() if k != "game" and isinstance(v, (int, float)))
+            figures = ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
+                                for k, v in r.items() if k != "game" and isinstance(v, (int, float)))
             lines.append(f"{r['game']:<20} {figures}")
     return "\n".join(lines)

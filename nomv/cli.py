@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from . import __version__, catalog
 from .engine import runtime_name
-from .errors import NomvError
+from .errors import IllegalMoveError, NomvError
 from .game import Game, Position
 
 
@@ -39,14 +39,34 @@ def _option_pairs(pairs: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+_loaded: list[Game] = []
+
+
 def _load(args) -> Game:
-    return Game.load(args.game, runtime=args.lua)
+    game = Game.load(args.game, runtime=args.lua)
+    _loaded.append(game)
+    return game
+
+
+def _show_prints() -> None:
+    """What the scripts print() is for their authors: show it on stderr after the command."""
+    while _loaded:
+        game = _loaded.pop(0)
+        try:
+            lines = game.engine.printed()
+        except NomvError:
+            continue
+        for line in lines:
+            print(f"{game.name} printed: {line}", file=sys.stderr)
 
 
 def _start(args, game: Game) -> Position:
     pos = game.start(_option_pairs(args.option), args.variant, seed=args.seed, text=True)
-    for text in getattr(args, "moves", None) or ():
-        pos.play(text)
+    for number, text in enumerate(getattr(args, "moves", None) or (), start=1):
+        try:
+            pos.play(text)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"--moves, move {number}: {exc}") from None
     return pos
 
 
@@ -55,7 +75,9 @@ def _add_game_args(p: argparse.ArgumentParser, seed_default: int | None = 0) -> 
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="set a game option (repeatable), e.g. -o size=7")
     p.add_argument("--variant", metavar="NAME", help="start from a named variant's options")
-    p.add_argument("--seed", type=int, default=seed_default, help=f"random seed (default {seed_default})")
+    p.add_argument("--seed", type=int, default=seed_default,
+                   help="random seed (default: a new one each game)" if seed_default is None
+                   else f"random seed (default {seed_default})")
 
 
 def _describe_option(spec) -> str:
@@ -97,7 +119,8 @@ def cmd_list(args) -> int:
             continue
         players = row["players"]
         players = f"{players[0]}-{players[1]}" if isinstance(players, list) else str(players)
-        print(f"{row['name']:<12} {row['title']}, {players} players ({row['origin']}: {row['path']})")
+        word = "player" if players == "1" else "players"
+        print(f"{row['name']:<12} {row['title']}, {players} {word} ({row['origin']}: {row['path']})")
         for name, o in row["options"].items():
             print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + o['help'] if o['help'] else ''}")
         if row["variants"]:
@@ -201,6 +224,8 @@ def cmd_play(args) -> int:
     else:
         raise UsageError("give a GAME to play or --open FILE")
     if not gui:
+        if not args.text:
+            print("No display found: playing in the terminal (--gui forces the window).", file=sys.stderr)
         return play_text(pos, seats)
     return _play_gui(args, pos, seats)
 
@@ -252,7 +277,7 @@ def cmd_render(args) -> int:
         if type(exc).__name__ == "error":
             raise NomvError(f"cannot write {args.out}: {exc}") from None
         raise
-    print(f"{out} ({size[0]}x{size[1]}, {pos.game.name} after {pos.ply} moves)")
+    print(f"{out} ({size[0]}x{size[1]}, {pos.game.name} after {pos.ply} move{'' if pos.ply == 1 else 's'})")
     return 0
 
 
@@ -414,7 +439,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("playout", "perft"):
             # Long loops run inside Lua where Python cannot see Ctrl+C: let it end the process.
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-        return args.func(args)
+        try:
+            return args.func(args)
+        finally:
+            _show_prints()
     except UsageError as exc:
         print(f"nomv: error: {exc}", file=sys.stderr)
         return 2

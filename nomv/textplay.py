@@ -17,7 +17,7 @@ HELP = """Type a move in the game's notation, or one of:
   redo         play again a move taken back
   save FILE    save the game record
   help         this text
-  quit         stop (the game can be saved first)"""
+  quit         stop (save first with 'save FILE' to keep the game)"""
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
@@ -85,7 +85,10 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                     pos.undo()
                 shown = -1
             elif word == "redo":
+                # Undo took back the computer's replies too: bring them back with your move.
                 pos.redo()
+                while pos.can_redo and pos.to_move is not None and seats[pos.to_move - 1] != "human":
+                    pos.redo()
             elif word == "save":
                 if not rest:
                     say("save needs a file name: save FILE")

@@ -139,3 +139,34 @@ def test_bench_prints_figures(capsys):
     assert {r["count"] for r in data["perft"] if r["game"] == "trinim"} == {136788}
     code, out, err = run(capsys, "bench", "--seconds", "0")
     assert code == 2 and "--seconds must be more than 0" in err
+
+
+def test_script_print_output_is_shown_on_stderr(capsys, tmp_path):
+    path = tmp_path / "pr.lua"
+    path.write_text('local g = nomv.grid.square(2, 1)\n'
+                    'return {name = "pr", grid = g, pieces = {{fill = "black"}},\n'
+                    '  setup = function(o, r) print("setting up", 2) return {board = {0, 0}, to_move = 1} end,\n'
+                    '  moves = function(s) return {{"a1"}} end,\n'
+                    '  play = function(s, m) return {board = {1, 0}, to_move = 1} end,\n'
+                    '  result = function(s) if s.board[1] == 1 then return {winner = 1} end end}\n')
+    code, out, err = run(capsys, "show", str(path))
+    assert code == 0 and "pr printed: setting up\t2" in err
+
+
+def test_text_play_redo_brings_back_the_computer_reply_too():
+    import io
+
+    import nomv
+    from nomv.textplay import play_text
+    pos = nomv.Game.load("trinim").start(options={"layout": LAYOUT}, seed=1)
+    answers = iter(["E1", "undo", "redo", "quit"])
+    seen = {}
+
+    def read(prompt):
+        text = next(answers)
+        seen.setdefault(text, list(pos.history_notation))
+        return text
+
+    assert play_text(pos, ["human", "random"], read=read, out=io.StringIO()) == 0
+    before_undo = seen["undo"]
+    assert len(before_undo) == 2 and pos.history_notation == before_undo

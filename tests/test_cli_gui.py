@@ -31,7 +31,7 @@ def test_render_writes_a_png_of_the_asked_size(capsys, tmp_path):
     code, text, err = run(capsys, "render", "trinim", "--seed", "1", "--moves", "C3", "--size", "320x200",
                           "--out", str(out))
     assert code == 0, err
-    assert "trinim after 1 moves" in text
+    assert "trinim after 1 move)" in text
     image = pygame.image.load(str(out))
     assert image.get_size() == (320, 200)
     # something is drawn: more than the background colour

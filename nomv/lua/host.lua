@@ -610,9 +610,13 @@ local move_cache = setmetatable({}, {__mode = "k"})
 local function cached_moves(state)
   local ms = move_cache[state]
   if not ms then
+    -- Errors while listing are errors of moves(), whichever request needed the list.
+    local asked = hook_name
+    hook_name = "moves"
     ms = list_moves(state)
     for i = 1, #ms do check_move(ms[i], i) end
     move_cache[state] = ms
+    hook_name = asked
   end
   return ms
 end
@@ -725,7 +729,7 @@ function H.parse(state, text)
         if concat(sorted, "\n") == k then return i end
       end
     end
-    return nil, "not a legal move here"
+    return nil   -- the game read the text, but the move is not legal: the host says which are
   end)
 end
 
