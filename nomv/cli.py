@@ -145,11 +145,16 @@ def cmd_playout(args) -> int:
     print(f"{game.title} on {'LuaJIT' if game.runtime == 'jit' else 'Lua 5.4'}: {stats.games} random "
           f"games in {stats.seconds:.2f} s, {stats.games_per_second:,.0f} games/s")
     print(f"average length {stats.average_length:.1f} plies (shortest {stats.shortest}, longest {stats.longest})")
-    for p, wins in enumerate(stats.wins, start=1):
-        print(f"{game.players.name(p)} wins {wins} ({100 * wins / stats.games:.1f}%)")
-    print(f"draws {stats.draws} ({100 * stats.draws / stats.games:.1f}%)")
-    if stats.lost:
-        print(f"lost by everyone {stats.lost} ({100 * stats.lost / stats.games:.1f}%)")
+    def share(n: int) -> str:
+        return f"{n} ({100 * n / stats.games:.1f}%)"
+    if len(stats.wins) == 1:  # a puzzle: solved or not
+        print(f"solved {share(stats.wins[0])}, not solved {share(stats.lost + stats.draws)}")
+    else:
+        for p, wins in enumerate(stats.wins, start=1):
+            print(f"{game.players.name(p)} wins {share(wins)}")
+        print(f"draws {share(stats.draws)}")
+        if stats.lost:
+            print(f"lost by everyone {share(stats.lost)}")
     if stats.unfinished:
         print(f"unfinished (longer than {args.max_plies} plies): {stats.unfinished}")
     return 0

@@ -140,7 +140,7 @@ class _ScriptChecker:
         try:
             source = Path(self.path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            self.r.add(None, "E100", f"cannot read the script: {exc}")
+            self.r.add(None, "E100", f"cannot read the script: {exc.strerror or exc}")
             return
         check_forbidden(self.r, source)
         try:
@@ -187,7 +187,9 @@ class _ScriptChecker:
                     cov = game.engine.coverage_stop()
                 except NomvError:
                     cov = None
-                if cov is not None:
+                # After an error the games stopped early: lines that had no chance to run
+                # are not news, so coverage is only reported for a script without errors.
+                if cov is not None and not self.r.errors:
                     self._coverage(cov)
         if not self.r.errors:
             self._figures()
@@ -572,7 +574,7 @@ class _ScriptChecker:
         ranges = line_ranges(active, ran)
         name = short(self.path)
         for a, b in ranges:
-            text = f"{name}:{a}" if a == b else f"{name}:{a}-{b}"
+            text = "this line" if a == b else f"{name}:{a}-{b}"
             self.r.add(a, "W110", f"{text} never ran in the random games")
         self.r.coverage = {"active": len(active), "covered": len([l for l in active if l in ran]),
                            "ranges": [[a, b] for a, b in ranges]}

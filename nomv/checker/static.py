@@ -188,7 +188,7 @@ def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -
         if hook not in types:
             near = difflib.get_close_matches(hook, unknown, n=1, cutoff=0.6)
             line = (lines.field(near[0]) if near else None) or lines.return_line
-            hint = f" (did you mean to call '{near[0]}' '{hook}'?)" if near else ""
+            hint = f" (did you mean '{hook}' instead of '{near[0]}'?)" if near else ""
             report.add(line, "E010", f"the game table has no '{hook}' function{hint}")
     for f, t in types.items():
         if f in HOOKS and t != "function":
