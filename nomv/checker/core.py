@@ -369,7 +369,7 @@ class _ScriptChecker:
             try:
                 new = engine.play(state, index)
             except ScriptError as exc:
-                self.script_error(exc, f"{here}, move number {index + 1}")
+                self.script_error(exc, f"{here}, playing {moves[index]}")
                 return False
             trace(False)
             try:
@@ -378,7 +378,7 @@ class _ScriptChecker:
                 after = None
             if after != before:
                 r.add(self.line("play"), "E060", f"play changed the state it was given"
-                      f"{_first_difference(before, after)} (move number {index + 1}, {here}); "
+                      f"{_first_difference(before, after)} (playing {moves[index]}, {here}); "
                       "copy what you change: nomv.copy(s.board), nomv.shallow(s)")
             try:
                 before = engine.dump(new)
