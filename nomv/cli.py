@@ -306,7 +306,7 @@ def cmd_check(args) -> int:
     report = check(paths, playouts=args.playouts, seed=args.seed,
                    options=_option_pairs(args.option) or None, text_options=True,
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
-                   extremes=not args.quick)
+                   extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -413,6 +413,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check only games with these options (repeatable)")
     p.add_argument("--max-plies", type=int, default=1000, help="a game longer than this is an error (default 1000)")
     p.add_argument("--quick", action="store_true", help="skip the options' extremes")
+    p.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help="check N scripts at once in separate processes (default: one per CPU)")
     p.add_argument("--no-coverage", action="store_true", help="do not trace which lines run (faster)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)

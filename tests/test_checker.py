@@ -120,3 +120,14 @@ def test_cli_check_options_and_game_names(capsys):
     assert main(["check", str(GAMES / "peg_solitaire.lua"), "-o", "start=cross", "--playouts", "2",
                  "--no-coverage"]) == 0
     assert "1 configuration" in capsys.readouterr().out
+
+
+def test_checking_in_parallel_reports_the_same_in_order():
+    from pathlib import Path
+    games = Path(__file__).parent.parent / "games"
+    paths = [games / "tictactoe.lua", Path(__file__).parent / "scripts" / "bad" / "e052_dead_end.lua"]
+    one = check(paths, playouts=3, stats_games=10, coverage=False, extremes=False, jobs=1)
+    two = check(paths, playouts=3, stats_games=10, coverage=False, extremes=False, jobs=2)
+    assert [s.path for s in two.scripts] == [str(p) for p in paths]
+    assert [(d.code, d.line) for d in two.diagnostics] == [(d.code, d.line) for d in one.diagnostics]
+    assert any(d.code == "E052" for d in two.diagnostics)

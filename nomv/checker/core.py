@@ -59,7 +59,7 @@ def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
           max_plies: int = DEFAULT_MAX_PLIES, time_limit: float = DEFAULT_TIME_LIMIT,
           memory_limit: int = DEFAULT_MEMORY_LIMIT, coverage: bool = True,
           stats_games: int = STATS_GAMES, text_options: bool = False,
-          extremes: bool = True) -> Report:
+          extremes: bool = True, jobs: int = 1) -> Report:
     """Checks one script or several; returns a :class:`Report`.
 
     ``options`` (values, or text with ``text_options``) restrict the games to those options;
@@ -69,12 +69,21 @@ def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     if isinstance(paths, (str, Path)):
         paths = [paths]
     report = Report()
-    for path in paths:
-        checker = _ScriptChecker(str(path), playouts, seed, options, runtime_name(runtime),
-                                 max_plies, time_limit, memory_limit, coverage, stats_games,
-                                 text_options, extremes)
-        report.scripts.append(checker.run())
+    settings = (playouts, seed, options, runtime_name(runtime), max_plies, time_limit,
+                memory_limit, coverage, stats_games, text_options, extremes)
+    jobs = min(jobs or 1, len(paths))
+    if jobs > 1:
+        # Scripts are independent: check them in parallel processes, reported in order.
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            report.scripts.extend(pool.map(_check_one, [str(p) for p in paths], [settings] * len(paths)))
+    else:
+        report.scripts.extend(_check_one(str(p), settings) for p in paths)
     return report
+
+
+def _check_one(path: str, settings: tuple) -> "ScriptReport":
+    return _ScriptChecker(path, *settings).run()
 
 
 class _ScriptChecker:
