@@ -8,6 +8,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -512,3 +513,25 @@ def test_nomv_new_starter_plays_by_clicks(make_app, tmp_path, capsys):
         assert pos.ply == ply + 1 and pos.history[-1] == move
         twin.play(move)
         assert same(pos, twin)
+
+
+def test_rules_dialog_shows_the_rules_in_the_players_language(make_app, tmp_path):
+    from nomv.gui.dialogs import RulesDialog
+    body = (Path(__file__).parent.parent / "games" / "tictactoe.lua").read_text()
+    body, n = re.subn(r"\n  info = \{[^\n]*\},", '\n  info = {author = "Anon", rules = {en = "Make a line.", it = "Fai una linea."}},', body)
+    assert n == 1
+    path = tmp_path / "ttt.lua"
+    path.write_text(body)
+    for lang, expected in (("en", "Make a line."), ("it", "Fai una linea.")):
+        i18n.setup(lang)
+        app = make_app(nomv.Game.load(str(path)).start(seed=1))
+        drawn = []
+        original = app.text
+        app.text = lambda surf, text, *a, **k: (drawn.append(text), original(surf, text, *a, **k))[1]
+        press(app, "rules")
+        assert isinstance(app.dialog, RulesDialog)
+        app.step()
+        assert expected in drawn and any("Anon" in t for t in drawn)
+        key(app, pygame.K_ESCAPE)
+        assert app.dialog is None
+    i18n.setup("en")

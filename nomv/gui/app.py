@@ -645,7 +645,7 @@ class App:
             self.restart()
         elif key == "coords":
             self.coordinates = not self.coordinates
-        elif key in ("new", "save", "open"):
+        elif key in ("new", "save", "open", "rules"):
             self.open_dialog(key)
 
     def open_dialog(self, kind: str) -> None:
@@ -656,6 +656,8 @@ class App:
             self.dialog = dialogs.PathDialog(self, "save")
         elif kind == "open":
             self.dialog = dialogs.PathDialog(self, "open")
+        elif kind == "rules":
+            self.dialog = dialogs.RulesDialog(self)
 
     def _update_hover(self) -> None:
         self.hover = None
@@ -845,7 +847,8 @@ class App:
                   ("done", _("Done"), self.input.complete is not None),
                   ("coords", _("Coordinates"), True),
                   ("new", _("New game"), True), ("restart", _("Restart"), True),
-                  ("save", _("Save"), True), ("open", _("Open"), True)]
+                  ("save", _("Save"), True), ("open", _("Open"), True),
+                  ("rules", _("Rules"), True)]
         bw = (width - 8) // 2
         for i, (key, label, enabled) in enumerate(labels):
             r = pygame.Rect(x + (i % 2) * (bw + 8), y + (i // 2) * 34, bw, 28)
@@ -857,7 +860,7 @@ class App:
             pygame.draw.rect(surf, bg, r, border_radius=6)
             pygame.draw.rect(surf, (180, 172, 155), r, 1, border_radius=6)
             self.text(surf, label, (r.centerx, r.y + 5), 15, False, INK if enabled else (150, 145, 135), "centre")
-        y += 4 * 34 + 8
+        y += (len(labels) + 1) // 2 * 34 + 8
         # moves
         self.text(surf, _("Moves"), (x, y), 15, True)
         y += 22

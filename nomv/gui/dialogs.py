@@ -387,3 +387,37 @@ def _plain(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+class RulesDialog(_Dialog):
+    """The game's title, author, source and rules text from the script's ``info`` table, in the
+    player's language when the script gives several."""
+
+    def __init__(self, app):
+        super().__init__(app)
+        pygame.key.stop_text_input()
+
+    def draw(self, surf) -> None:
+        from .i18n import localized
+        self.hits = []
+        box = self.frame(surf, 640, 460)
+        game = self.app.game
+        self.app.text(surf, game_title(game), (box.x + 20, box.y + 16), 22, True)
+        info = game.info if isinstance(game.info, dict) else {}
+        y = box.y + 52
+        for label, key in ((_("Author:"), "author"), (_("Source:"), "source")):
+            value = localized(info.get(key))
+            if value:
+                for k, line in enumerate(wrap(f"{label} {value}", font(14), box.w - 40)[:2]):
+                    self.app.text(surf, line, (box.x + 20, y), 14, False, MUTED)
+                    y += 18
+        y += 10
+        rules = localized(info.get("rules")) or _("This script gives no rules text.")
+        room = max(1, (box.bottom - 70 - y) // 21)
+        for line in wrap(rules, font(16), box.w - 40)[:room]:
+            self.app.text(surf, line, (box.x + 20, y), 16)
+            y += 21
+        self.button(surf, pygame.Rect(box.right - 130, box.bottom - 46, 110, 32), _("Close"), "ok")
+
+    def act(self, action, right: bool) -> None:
+        self.close()
