@@ -24,7 +24,9 @@ def _isolated_user_dir(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("xdg")
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
     monkeypatch.delenv("NOMV_PATH", raising=False)
-    monkeypatch.delenv("NOMV_LUA", raising=False)
+    # `nomv play` in window mode sets runtime and limit defaults for its process: clear them.
+    for var in ("NOMV_LUA", "NOMV_TIME_LIMIT", "NOMV_MEMORY_MB"):
+        monkeypatch.delenv(var, raising=False)
 
 
 def bundled_games() -> list[str]:

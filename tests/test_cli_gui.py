@@ -69,15 +69,19 @@ def test_play_opens_the_window(capsys, monkeypatch, tmp_path):
         seen["title"] = pygame.display.get_caption()[0]
         seen["seats"] = list(self.seats)
         seen["dialog"] = self.dialog
+        seen["runtime"], seen["time_limit"] = self.game.runtime, self.game.engine.time_limit
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         while self.step():
             pass
         self.close()
 
     monkeypatch.setattr(app_module.App, "run", run_a_little)
+    monkeypatch.delenv("NOMV_TIME_LIMIT", raising=False)
     code, out, err = run(capsys, "play", "trinim", "--gui", "--players", "human,random", "--lang", "it")
     assert code == 0, err
     assert seen["title"] == "nomv: Trinim" and seen["seats"] == ["human", "random"]
+    # The window runs scripts where a hang can be interrupted, with a short limit.
+    assert seen["runtime"] == "5.4" and seen["time_limit"] == 2.0
     code, out, err = run(capsys, "play", "--gui")
     assert code == 0, err and seen["dialog"] is not None
 

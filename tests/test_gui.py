@@ -535,3 +535,38 @@ def test_rules_dialog_shows_the_rules_in_the_players_language(make_app, tmp_path
         key(app, pygame.K_ESCAPE)
         assert app.dialog is None
     i18n.setup("en")
+
+
+HANGING = """
+local g = nomv.grid.square(3, 1)
+return {
+  name = "hanging", grid = g, pieces = {{fill = "black"}, {fill = "white"}},
+  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
+  moves = function(s)
+    local out = {}
+    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
+    if s.board[1] ~= 0 then while true do end end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s) if s.board[3] ~= 0 then return {winner = 1} end end,
+}
+"""
+
+
+def test_a_hanging_script_shows_its_message_and_the_window_survives(make_app, tmp_path):
+    path = tmp_path / "hanging.lua"
+    path.write_text(HANGING)
+    pos = nomv.Game.load(str(path), runtime="5.4", time_limit=0.3).start(seed=1)
+    app = make_app(pos)
+    loop = next(i for i, l in enumerate(HANGING.split("\n")) if "while true" in l) + 1
+    click(app, "a1")               # the next position's moves() never returns
+    assert app.error and "time limit" in app.error and f"{path}:{loop}" in app.error
+    for _ in range(3):
+        assert app.step()
+    press(app, "undo")
+    assert pos.ply == 0 and app.step()
