@@ -435,9 +435,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _protect_moves(argv: Sequence[str]) -> list[str]:
-    """Moves such as Nipple's "-/g5" start with a dash; argparse would take them for options.
+    """Moves such as Nipple's "-/g5" or Nonads' "-1,0/2" start with a dash; argparse would take
+    them for options.
     A leading space makes argparse see a value (moves are stripped before parsing)."""
-    return [f" {a}" if re.match(r"^-[^-\w]", a) else a for a in argv]
+    return [f" {a}" if re.match(r"^-(?:[^-\w]|\d)", a) else a for a in argv]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -75,6 +75,11 @@ def test_moves_that_start_with_a_dash(capsys):
     code, out, err = run(capsys, "show", "nipple", "--moves", "-/g5", "--json")
     assert code == 0, err
     assert json.loads(out)["moves"] == ["-/g5"]
+    code, out, err = run(capsys, "show", "nonads", "--seed", "3", "--moves", "0,0/0", "-1,0/0", "--json")
+    assert code == 0, err
+    assert json.loads(out)["moves"] == ["0,0/0", "-1,0/0"]
+    code, out, err = run(capsys, "playout", "trinim", "-n", "5", "--seed", "-5", "--json")
+    assert code == 0 and json.loads(out)["seed"] == -5
 
 
 @pytest.mark.parametrize("argv, message, code", [
