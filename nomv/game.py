@@ -18,9 +18,9 @@ import hashlib
 import re
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from . import catalog
 from .engine import LuaEngine

@@ -1,12 +1,10 @@
 """Shared fixtures.  Every test that takes `lua` runs once under LuaJIT and once under Lua 5.4."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-import nomv
 from nomv import catalog
 
 RUNTIMES = ("jit", "5.4")

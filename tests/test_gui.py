@@ -464,7 +464,7 @@ def test_a_script_title_in_several_languages(make_app, tmp_path):
     game = nomv.Game.load(str(path))
     assert game_title(game) == "Lines"
     i18n.setup("it")
-    app = make_app(game.start(seed=1))
+    make_app(game.start(seed=1))    # the window's caption comes from the title
     assert game_title(game) == "Linee" and pygame.display.get_caption()[0] == "nomv: Linee"
 
 

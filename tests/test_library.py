@@ -1,7 +1,6 @@
 """The `nomv` script library: the portable RNG, grids, and helpers, under both runtimes."""
 from __future__ import annotations
 
-import math
 
 import pytest
 

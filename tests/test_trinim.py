@@ -1,7 +1,6 @@
 """Trinim: every fact of rules.md 4.5, the coordinates of 4.2, scoring, draws, 3 players."""
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -161,8 +160,6 @@ def test_perft_with_a_partial_layout(trinim):
 def test_moves_match_model_through_a_random_game(trinim):
     rng = random.Random(5)
     pos = trinim.start(options={"size": 6}, seed=11)
-    board = {}
-    state = pos.state()
     while pos.outcome() is None:
         n = 6
         ids = {label(c, r): (c, r) for c, r in cells(n)}

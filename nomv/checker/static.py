@@ -175,7 +175,6 @@ def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -
     """Static checks of the game table: fields, hooks, players, options, variants."""
     lines = Lines(source)
     types = desc.get("types", {})
-    hook_lines = desc.get("hook_lines", {})
     unknown = desc.get("unknown", [])
     for f in unknown:
         report.add(lines.field(f) or lines.return_line, "W020",
