@@ -215,6 +215,10 @@ def cmd_play(args) -> int:
     from .record import Record
     from .textplay import parse_seats, play_text
     gui = args.gui or (not args.text and _has_display())
+    if args.gui and sys.platform.startswith("linux") and not os.environ.get("SDL_VIDEODRIVER") \
+            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise NomvError("--gui needs a desktop session (no DISPLAY or WAYLAND_DISPLAY is set); "
+                        "use --text to play in the terminal")
     if gui:
         # In the window a hanging script must become a message, not a frozen window.  Lua 5.4's
         # count hook interrupts any loop (LuaJIT's does not fire inside compiled code), and a

@@ -91,3 +91,11 @@ def test_play_without_a_display_stays_in_the_terminal(monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code = main(["play", "trinim", "--seed", "1"])
     assert code == 0 and "Type 'help' for commands" in capsys.readouterr().out
+
+
+def test_forcing_the_window_without_a_display_says_so(capsys, monkeypatch):
+    monkeypatch.setattr("sys.platform", "linux")
+    for var in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(var, raising=False)
+    code, out, err = run(capsys, "play", "trinim", "--gui")
+    assert code == 1 and "--gui needs a desktop session" in err and err.count("\n") == 1
