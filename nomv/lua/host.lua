@@ -560,17 +560,20 @@ local function who_moves(state)
 end
 
 -- Normalises what result() returned: {winner, ranks, scores, reason} or nil while running.
+-- (A function of its own, not a closure inside outcome(): LuaJIT cannot compile the creation
+-- of a closure, and outcome() runs at the end of every random playout.)
+local function valid_player(p, what, np)
+  if type(p) ~= "number" or p ~= floor(p) or p < 1 or p > np then
+    contract(format("result: %s must be a player number from 1 to %d, got %s", what, np, describe(p)))
+  end
+end
+
 local function outcome(res, np)
   if res == nil or res == false then return nil end
   if type(res) ~= "table" then
     contract(format("result must return nil or a table like {winner=1}, {draw=true} or {scores={...}}, not %s", describe(res)))
   end
   local ranks = {}
-  local function valid_player(p, what)
-    if type(p) ~= "number" or p ~= floor(p) or p < 1 or p > np then
-      contract(format("result: %s must be a player number from 1 to %d, got %s", what, np, describe(p)))
-    end
-  end
   if res.scores ~= nil then
     if type(res.scores) ~= "table" or #res.scores ~= np then
       contract(format("result: scores must be a list of %d numbers, one per player", np))
@@ -583,7 +586,7 @@ local function outcome(res, np)
     if type(res.ranks) ~= "table" or #res.ranks ~= np then contract(format("result: ranks must be a list of %d numbers", np)) end
     for p = 1, np do ranks[p] = res.ranks[p] end
   elseif res.winner ~= nil then
-    valid_player(res.winner, "winner")
+    valid_player(res.winner, "winner", np)
     for p = 1, np do ranks[p] = p == res.winner and 1 or 2 end
   elseif res.draw then
     for p = 1, np do ranks[p] = 1 end
