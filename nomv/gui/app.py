@@ -435,27 +435,31 @@ class App:
     def poll_computer(self) -> None:
         if self.dialog is not None or self.error or self.handover is not None:
             return
-        result = self._ai_result
-        if result is not None:
-            if time.monotonic() - self._ai_started < self.ai_delay:
+        worker = self._worker
+        if worker is not None:
+            # Look at the thread before its result: a thread that has ended has always left one,
+            # whereas reading the result first could miss one set just after and think again.
+            if worker.is_alive():
                 return
-            self._ai_result = None
-            self._worker = None
-            generation, status, value = result
-            if generation != self._generation:
+            result = self._ai_result
+            if result is not None:
+                if time.monotonic() - self._ai_started < self.ai_delay:
+                    return
+                self._ai_result = None
+                self._worker = None
+                generation, status, value = result
+                if generation != self._generation:
+                    return
+                if status == "error":
+                    self.error = _("The computer player failed: {error}").format(error=value)
+                    return
+                try:
+                    self.pos.play(list(value))
+                except NomvError as exc:
+                    self._script_failed(exc)
+                    return
+                self._sync()
                 return
-            if status == "error":
-                self.error = _("The computer player failed: {error}").format(error=value)
-                return
-            try:
-                self.pos.play(list(value))
-            except NomvError as exc:
-                self._script_failed(exc)
-                return
-            self._sync()
-            return
-        if self._worker is not None and self._worker.is_alive():
-            return
         self._worker = None
         if self.over():
             return
