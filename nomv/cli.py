@@ -219,12 +219,6 @@ def cmd_play(args) -> int:
             and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise NomvError("--gui needs a desktop session (no DISPLAY or WAYLAND_DISPLAY is set); "
                         "use --text to play in the terminal")
-    if gui:
-        # In the window a hanging script must become a message, not a frozen window.  Lua 5.4's
-        # count hook interrupts any loop (LuaJIT's does not fire inside compiled code), and a
-        # short limit keeps the wait brief.  --lua, NOMV_LUA and NOMV_TIME_LIMIT still decide.
-        os.environ.setdefault("NOMV_LUA", "5.4")
-        os.environ.setdefault("NOMV_TIME_LIMIT", "2")
     if args.open:
         record = Record.load(args.open)
         pos = record.replay(runtime=args.lua, where=args.open)

@@ -20,7 +20,8 @@ LIBRARY = ("rng", "util", "grid")
 
 #: Runtime names accepted by ``--lua`` and ``NOMV_LUA``, mapped to lupa's modules.
 RUNTIMES = {"jit": "lupa.luajit21", "luajit": "lupa.luajit21", "5.4": "lupa.lua54", "lua54": "lupa.lua54"}
-DEFAULT_TIME_LIMIT = 5.0          # seconds for one call of a script function
+DEFAULT_TIME_LIMIT = 1.5          # seconds for one call of a script function (or one game of
+                                  # a playout, one node of perft): a hang is reported in < 2 s
 DEFAULT_MEMORY_LIMIT = 1 << 30    # bytes for one game's whole Lua runtime
 
 _sources: dict[str, str] = {}
@@ -53,6 +54,16 @@ def _limit_from_env(var: str, default: float) -> float:
     return value
 
 
+def resolve_limits(time_limit: float | None, memory_limit: int | None) -> tuple[float, int]:
+    """The limits to use: the arguments, else ``NOMV_TIME_LIMIT`` (seconds per call) and
+    ``NOMV_MEMORY_MB`` (megabytes per game), else the defaults.  0 means no limit."""
+    if time_limit is None:
+        time_limit = _limit_from_env("NOMV_TIME_LIMIT", DEFAULT_TIME_LIMIT)
+    if memory_limit is None:
+        memory_limit = int(_limit_from_env("NOMV_MEMORY_MB", DEFAULT_MEMORY_LIMIT / 2**20) * 2**20)
+    return float(time_limit), int(memory_limit)
+
+
 class LuaEngine:
     """A sandboxed Lua runtime holding one loaded game script."""
 
@@ -63,10 +74,7 @@ class LuaEngine:
         module = import_module(RUNTIMES[self.runtime])
         self._errors = (module.LuaError,)
         self._memory_error = module.LuaMemoryError
-        if memory_limit is None:
-            memory_limit = int(_limit_from_env("NOMV_MEMORY_MB", DEFAULT_MEMORY_LIMIT / 2**20) * 2**20)
-        if time_limit is None:
-            time_limit = _limit_from_env("NOMV_TIME_LIMIT", DEFAULT_TIME_LIMIT)
+        time_limit, memory_limit = resolve_limits(time_limit, memory_limit)
         self.time_limit = time_limit
         self._lua = module.LuaRuntime(register_eval=False, register_builtins=False,
                                       unpack_returned_tuples=True, max_memory=memory_limit or None)

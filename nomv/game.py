@@ -24,6 +24,7 @@ from typing import Any, Sequence
 
 from . import catalog
 from .engine import LuaEngine
+from .worker import StaleStateError, WorkerEngine, isolation_default
 from .errors import GameOverError, IllegalMoveError, OptionError, ScriptError
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
 
@@ -146,12 +147,19 @@ class Game:
 
     def __init__(self, source: str, path: str, runtime: str | None = None,
                  origin: str = "file", time_limit: float | None = None,
-                 memory_limit: int | None = None):
+                 memory_limit: int | None = None, isolate: bool | None = None):
         self.source = source
         self.path = path
         self.origin = origin
         self.sha256 = hashlib.sha256(source.encode("utf-8")).hexdigest()
-        self.engine = LuaEngine(source, path, runtime, time_limit, memory_limit)
+        if isolate is None:
+            isolate = isolation_default()
+        #: The script runs in a worker process that is killed when a call runs over the time
+        #: limit (see nomv/worker.py); without isolation, in this process (faster calls, but a
+        #: loop compiled by LuaJIT cannot be stopped).
+        self.isolated = bool(isolate)
+        engine_class = WorkerEngine if isolate else LuaEngine
+        self.engine = engine_class(source, path, runtime, time_limit, memory_limit)
         self.runtime = self.engine.runtime
         d = self.engine.description
         self.fields: list[str] = d.get("fields", [])
@@ -196,6 +204,19 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.name} from {self.path} on {self.runtime}>"
+
+    def close(self) -> None:
+        """Stops the game's worker process now rather than when the game is collected.  The
+        game stays usable: its next call starts a new worker."""
+        close = getattr(self.engine, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> "Game":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @property
     def variants(self) -> list[str]:
@@ -250,6 +271,7 @@ class Position:
         self.players = int(options.get("players", game.players.default))
         self._engine = game.engine
         self._states = [self._engine.setup(self.options, seed_words(seed))]
+        self._indices: list[int] = []  # the index of each played move among the legal ones
         self._history: list[Move] = []
         self._texts: list[str] = []  # the notation of each played move, as it was played
         self._redo: list[Move] = []
@@ -260,8 +282,23 @@ class Position:
     def _memo(self, key: str, compute):
         cache = self._cache[-1]
         if key not in cache:
-            cache[key] = compute(self._states[-1])
+            cache[key] = self._run(compute)
         return cache[key]
+
+    def _run(self, compute):
+        """compute(current state).  States live in the game's worker process; if that was
+        killed (a script that ran over its limit), replay the game into the new one first."""
+        try:
+            return compute(self._states[-1])
+        except StaleStateError:
+            self._rebuild()
+            return compute(self._states[-1])
+
+    def _rebuild(self) -> None:
+        states = [self._engine.setup(self.options, seed_words(self.seed))]
+        for index in self._indices:
+            states.append(self._engine.play(states[-1], index))
+        self._states = states
 
     @property
     def ply(self) -> int:
@@ -342,7 +379,7 @@ class Position:
         that player must not see (another's hidden target, the order of the deck)."""
         if not 1 <= player <= self.players:
             raise ValueError(f"player must be from 1 to {self.players}, got {player}")
-        data = self._engine.dump(self._engine.view(self._states[-1], player))
+        data = self._run(lambda s: self._engine.dump(self._engine.view(s, player)))
         return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
 
     def text(self) -> str:
@@ -370,8 +407,9 @@ class Position:
         index = self._index(move)
         chosen = self._legal()[index]
         text = self.notations()[index]
-        new_state = self._engine.play(self._states[-1], index)
+        new_state = self._run(lambda s: self._engine.play(s, index))
         self._states.append(new_state)
+        self._indices.append(index)
         self._cache.append({})
         self._history.append(chosen)
         self._texts.append(text)
@@ -386,6 +424,7 @@ class Position:
         if not self._history:
             raise IllegalMoveError("nothing to undo: no move has been played")
         self._states.pop()
+        self._indices.pop()
         self._cache.pop()
         move = self._history.pop()
         self._texts.pop()
@@ -406,7 +445,7 @@ class Position:
         """The number of move sequences of this length from here (finished games count once)."""
         if depth < 0:
             raise ValueError("depth must be 0 or more")
-        return self._engine.perft(self._states[-1], depth)
+        return self._run(lambda s: self._engine.perft(s, depth))
 
     def record(self, players: list[str] | None = None):
         """The game record (script, options, seed, moves) of this position."""
@@ -439,7 +478,7 @@ class Position:
         if text in notations:
             return notations.index(text)
         if "parse" in self.game.hooks:
-            index, why = self._engine.parse(self._states[-1], text)
+            index, why = self._run(lambda s: self._engine.parse(s, text))
             if index is not None:
                 return index
             if why:

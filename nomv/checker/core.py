@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import LuaEngine, runtime_name
+from ..worker import WorkerEngine
 from ..errors import LimitError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, seed_words
 from .report import Report, ScriptReport, line_ranges, short
@@ -103,7 +104,7 @@ class _ScriptChecker:
         self.r = ScriptReport(path, runtime=runtime)
         self.hook_lines: dict[str, int] = {}
         self.game: Game | None = None
-        self.other: LuaEngine | None = None
+        self.other: WorkerEngine | None = None
         self.traced_seconds = 0.0
 
     # -- reporting errors -------------------------------------------------------------------
@@ -517,7 +518,8 @@ class _ScriptChecker:
         engines = [("Lua 5.4, a second time", game.engine)]
         try:
             if self.other is None:
-                self.other = LuaEngine(game.source, self.path, "jit", **self.limits)
+                # LuaJIT's hook cannot stop a compiled loop: a worker process can be killed.
+                self.other = WorkerEngine(game.source, self.path, "jit", **self.limits)
             engines.append(("LuaJIT", self.other))
         except ScriptError:
             pass

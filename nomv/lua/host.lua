@@ -30,8 +30,22 @@ local deadline, limit_seconds = huge, 5
 local function hook()
   if clock() > deadline then error(LIMIT, 0) end
 end
-local function arm() deadline = limit_seconds > 0 and clock() + limit_seconds or huge end
+-- In a worker process (nomv/worker.py) the parent also watches the time, and kills the worker
+-- when the hook cannot fire (LuaJIT's compiled loops).  `beat` tells the parent that a new
+-- period began (a new playout game, a new perft node), at most every 50 ms of CPU time since
+-- crossing into Python costs more than the rest of arm().
+local beat, last_beat = nil, -huge
+local function arm()
+  local now = clock()
+  deadline = limit_seconds > 0 and now + limit_seconds or huge
+  if beat ~= nil and now - last_beat >= 0.05 then last_beat = now; beat() end
+end
 local function disarm() deadline = huge end
+
+function H.set_beat(f)
+  beat = f
+  return true
+end
 
 function H.set_limit(seconds)
   limit_seconds = seconds

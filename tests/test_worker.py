@@ -1,0 +1,102 @@
+"""The worker process: a script that runs over its time limit is stopped under LuaJIT too, the
+game in progress survives, and long legal work is not stopped."""
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+import nomv
+from nomv.errors import LimitError, ScriptError
+from nomv.worker import WorkerEngine
+
+TICTACTOE = (nomv.catalog.find("tictactoe").path).read_text(encoding="utf-8")
+
+
+def variant(**hooks: str) -> str:
+    """Tic-tac-toe with some hooks replaced (each value is a Lua function expression)."""
+    source = TICTACTOE
+    for name, body in hooks.items():
+        marker = f"  {name} = function("
+        assert marker in source, name
+        source = source.replace(marker, f"  {name} = {body},\n  _old_{name} = function(", 1)
+    return source
+
+
+def game(source: str, runtime: str = "jit", limit: float = 0.5) -> nomv.Game:
+    return nomv.Game(source, "mine.lua", runtime, time_limit=limit)
+
+
+@pytest.mark.parametrize("runtime", ["jit", "5.4"])
+def test_a_compiled_endless_loop_is_stopped_and_names_its_hook(runtime):
+    g = game(variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), runtime)
+    pos = g.start(seed=1)
+    with pytest.raises(LimitError) as err:
+        pos.legal_moves
+    assert err.value.kind == "time" and err.value.hook == "moves"
+    assert "time limit" in str(err.value) and str(err.value).startswith("mine.lua")
+    # the game is still there: another hook answers, from a fresh worker if need be
+    assert pos.outcome() is None and pos.to_move == 1
+
+
+def test_the_game_in_progress_survives_a_killed_worker():
+    # text() loops forever once the centre is taken; playing goes on without it
+    hang = ("function(s) if s.board[5] ~= 0 then local i = 0 while true do i = i + 1 end end "
+            "return 'board' end")
+    g = game(variant(text=hang))
+    pos = g.start(seed=3)
+    for _ in range(3):
+        pos.play(pos.legal_moves[len(pos.legal_moves) // 2])   # the second of these is the centre
+    before = pos.state()
+    assert before["board"][4] != 0
+    kills = g.engine.kills
+    with pytest.raises(LimitError) as err:
+        pos.text()
+    assert err.value.hook == "text"
+    assert g.engine.kills == kills + 1           # stopped by killing the process
+    assert pos.state() == before and pos.ply == 3  # replayed into the new worker
+    pos.undo()
+    assert pos.ply == 2 and len(pos.legal_moves) == 7
+
+
+def test_long_legal_work_is_not_stopped():
+    # Each perft node and each playout game gets the limit afresh, however long the whole takes.
+    g = game(TICTACTOE, limit=0.05)
+    unlimited = nomv.Game(TICTACTOE, "mine.lua", "jit", time_limit=0, isolate=False)
+    assert g.start(seed=1).perft(9) == unlimited.start(seed=1).perft(9) == 255168
+    stats = g.playout(3000, seed=1)
+    assert stats.games == 3000 and stats.unfinished == 0
+
+
+def test_a_call_just_under_the_limit_completes():
+    # about a fifth of a second of work in one call, with a limit five times longer
+    busy = ("function(s) local x = 0 for i = 1, 3e7 do x = x + i % 7 end "
+            "local ms = {} for i = 1, 9 do if s.board[i] == 0 then ms[#ms + 1] = {tostring(i)} end end "
+            "return ms end")
+    pos = game(variant(moves=busy), limit=5).start(seed=1)
+    assert len(pos.legal_moves) == 9
+
+
+def test_a_worker_killed_from_outside_is_reported_and_replaced():
+    g = game(TICTACTOE)
+    pos = g.start(seed=1)
+    pos.play(pos.legal_moves[0])
+    os.kill(g.engine._process.pid, signal.SIGKILL)
+    with pytest.raises(ScriptError, match="worker process was killed by signal"):
+        g.engine.perft(g.engine.setup({"players": 2}, nomv.game.seed_words(1)), 1)
+    assert pos.ply == 1 and len(pos.legal_moves) == 8
+
+
+def test_a_script_that_fails_to_load_says_why_from_the_worker():
+    with pytest.raises(ScriptError) as err:
+        WorkerEngine("local x = \nreturn {}", "broken.lua", "jit")
+    assert err.value.path == "broken.lua" and err.value.line == 2
+
+
+def test_closing_a_game_stops_its_worker_and_it_restarts_when_used():
+    g = game(TICTACTOE)
+    process = g.engine._process
+    g.close()
+    assert process.wait(5) is not None
+    assert g.start(seed=1).perft(2) == 72
