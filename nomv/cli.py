@@ -332,10 +332,26 @@ def cmd_new(args) -> int:
 
 # -- the parser -------------------------------------------------------------------------------
 
+def _limit(text: str) -> str:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of 0 or more")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lua", choices=["jit", "5.4"], default=None,
                         help="Lua runtime: jit (LuaJIT 2.1, default) or 5.4; or set NOMV_LUA")
+    common.add_argument("--time-limit", type=_limit, metavar="SECONDS", default=None,
+                        help="CPU seconds a script may take for one call, 0 for none "
+                             "(default 1.5; or set NOMV_TIME_LIMIT)")
+    common.add_argument("--memory-mb", type=_limit, metavar="MB", default=None,
+                        help="memory a game's script may use, 0 for no limit "
+                             "(default 1024; or set NOMV_MEMORY_MB)")
     parser = _Parser(prog="nomv", description="Play and write abstract board games as Lua scripts.")
     parser.add_argument("--version", action="version", version=f"nomv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -448,6 +464,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if args.lua:
             runtime_name(args.lua)
+        # Limits reach every game this command loads (the computer's copy in the window too).
+        if getattr(args, "time_limit", None) is not None:
+            os.environ["NOMV_TIME_LIMIT"] = args.time_limit
+        if getattr(args, "memory_mb", None) is not None:
+            os.environ["NOMV_MEMORY_MB"] = args.memory_mb
         if args.command in ("playout", "perft"):
             # Long loops run inside Lua where Python cannot see Ctrl+C: let it end the process.
             signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -183,6 +183,19 @@ class LuaEngine:
         """Lines the script printed since the last call (print() is for the script's author)."""
         return json.loads(self._call("printed"))
 
+    def batch(self, requests: list[tuple[str, tuple]]) -> list[tuple[str, Any]]:
+        """Several requests at once (one crossing to a worker process instead of several):
+        ``[(name, args), ...]`` gives ``[("ok", value) or ("error", ScriptError), ...]``."""
+        out: list[tuple[str, Any]] = []
+        for name, args in requests:
+            if name.startswith("_") or name in ("batch", "table"):
+                raise ValueError(f"{name!r} cannot be batched")
+            try:
+                out.append(("ok", getattr(self, name)(*args)))
+            except ScriptError as exc:
+                out.append(("error", exc))
+        return out
+
     # -- for `nomv check` (nomv/checker) ---------------------------------------------------------
 
     def coverage_start(self, keep: bool = False) -> None:

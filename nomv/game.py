@@ -25,7 +25,7 @@ from typing import Any, Sequence
 from . import catalog
 from .engine import LuaEngine
 from .worker import StaleStateError, WorkerEngine, isolation_default
-from .errors import GameOverError, IllegalMoveError, OptionError, ScriptError
+from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
 
 REQUIRED_HOOKS = ("setup", "moves", "play", "result")
@@ -282,6 +282,9 @@ class Position:
     def _memo(self, key: str, compute):
         cache = self._cache[-1]
         if key not in cache:
+            failed = cache.pop("!" + key, None)
+            if failed is not None:
+                raise failed
             cache[key] = self._run(compute)
         return cache[key]
 
@@ -314,8 +317,40 @@ class Position:
         """The played moves in the game's notation."""
         return list(self._texts)
 
+    def _prefetch(self) -> None:
+        """Asks for the outcome, player to move, moves and notations in one request: with the
+        script in a worker process, each request is a round trip.  What failed is left for the
+        single request to ask again and report."""
+        cache = self._cache[-1]
+        if "outcome" in cache or "prefetched" in cache:
+            return
+        cache["prefetched"] = True
+        np = self.players
+        try:
+            replies = self._run(lambda s: self._engine.batch(
+                [("result", (s, np)), ("to_move", (s, np)), ("moves", (s,)), ("notations", (s,))]))
+        except LimitError as exc:
+            # The worker was stopped inside one of them: that request gives this error; the
+            # others are asked again one by one.
+            key = {"result": "outcome", "notation": "notations"}.get(exc.hook or "", exc.hook)
+            cache["!" + (key or "outcome")] = exc
+            return
+        (rs, result), (ts, to_move), (ms, moves), (ns, notations) = replies
+        if rs != "ok":
+            return
+        cache["outcome"] = result
+        if result is not None:
+            return
+        if ts == "ok":
+            cache["to_move"] = to_move
+        if ms == "ok" and moves:
+            cache["moves"] = [Move.from_json(m) for m in moves]
+            if ns == "ok":
+                cache["notations"] = notations
+
     def outcome(self) -> Outcome | None:
         """None while the game runs, else how it ended."""
+        self._prefetch()
         raw = self._memo("outcome", lambda s: self._engine.result(s, self.players))
         return None if raw is None else Outcome.from_json(raw)
 
@@ -350,6 +385,7 @@ class Position:
         """The notation of every legal move, in the order of legal_moves."""
         if self.is_over():
             return []
+        self._legal()  # first, so that a failure in moves is reported as such
         return self._memo("notations", self._engine.notations)
 
     def notation(self, move: Move | str | Sequence[str]) -> str:

@@ -111,6 +111,17 @@ def _serve(conn) -> None:
     engine._call("set_beat", beat)
     conn.send(("ok", engine.description, time.process_time()))
     table_type = type(engine.table({}))
+
+    def here(arg):
+        return states[arg.id] if isinstance(arg, StateRef) else arg
+
+    def keep(value):
+        nonlocal next_id
+        if isinstance(value, table_type):
+            next_id += 1
+            states[next_id] = value
+            return StateRef(next_id)
+        return value
     while True:
         try:
             method, args, freed = conn.recv()
@@ -119,12 +130,14 @@ def _serve(conn) -> None:
         for i in freed:
             states.pop(i, None)
         try:
-            args = [states[a.id] if isinstance(a, StateRef) else a for a in args]
-            value = getattr(engine, method)(*args)
-            if isinstance(value, table_type):
-                next_id += 1
-                states[next_id] = value
-                value = StateRef(next_id)
+            if method == "batch":
+                value = []
+                for name, item_args in args[0]:
+                    conn.send(("doing", name, 0.0))  # so that a kill names the right hook
+                    (status, result), = engine.batch([(name, [here(a) for a in item_args])])
+                    value.append((status, _error_data(result) if status == "error" else keep(result)))
+            else:
+                value = keep(getattr(engine, method)(*[here(a) for a in args]))
             reply = ("ok", value)
         except ScriptError as exc:
             reply = ("error", _error_data(exc))
@@ -134,9 +147,27 @@ def _serve(conn) -> None:
         conn.send(reply + (time.process_time(),))
 
 
+def _exit_with_parent() -> None:
+    """Ends this worker when its parent dies, even in the middle of a long Lua loop (which
+    would otherwise finish first): lupa lets other threads run while Lua runs."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.25)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="nomv-worker-watch", daemon=True).start()
+
+
 def main(argv: list[str]) -> None:
     """``python -m nomv.worker READ_FD WRITE_FD`` (started by :func:`_new_process`)."""
+    import signal
     from multiprocessing.connection import Connection
+    # Ctrl+C is for the parent, which stops us by closing the pipe or killing us.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
     read_fd, write_fd = int(argv[0]), int(argv[1])
     reader, writer = Connection(read_fd, writable=False), Connection(write_fd, readable=False)
 
@@ -257,6 +288,9 @@ class WorkerEngine:
                     if status == "beat":
                         since, since_cpu = time.monotonic(), cpu
                         continue
+                    if status == "doing":
+                        request = value
+                        continue
                     self._cpu = cpu
                     break
             except (EOFError, OSError):
@@ -306,9 +340,37 @@ class WorkerEngine:
                 self._kill()
                 raise ScriptError("the script's worker process is gone", self.path, hook=method) from None
             value = self._receive(method)
-            if isinstance(value, StateRef):
-                return RemoteState(value.id, self.epoch, self._garbage)
-            return value
+            return self._local(value)
+
+    def _local(self, value: Any) -> Any:
+        if isinstance(value, StateRef):
+            return RemoteState(value.id, self.epoch, self._garbage)
+        return value
+
+    def batch(self, requests: list[tuple[str, tuple]]) -> list[tuple[str, Any]]:
+        """Like :meth:`LuaEngine.batch`, in one round trip to the worker."""
+        for name, _args in requests:
+            if name.startswith("_") or name in ("batch", "table") or not hasattr(LuaEngine, name):
+                raise ValueError(f"{name!r} cannot be batched")
+        wire = [(name, [StateRef(a.id) if isinstance(a, RemoteState) else a for a in args])
+                for name, args in requests]
+        with self._lock:
+            if self._process is None:
+                self.description = self._start()
+        for name, args in requests:
+            for a in args:
+                if isinstance(a, RemoteState) and a.epoch != self.epoch:
+                    raise StaleStateError("this state belonged to a worker that was stopped",
+                                          self.path, hook=name)
+        out = []
+        for status, value in self.request("batch", wire):
+            if status == "error":
+                name, message, line, hook, kind = value
+                cls = LimitError if name == "LimitError" else ScriptError
+                out.append(("error", cls(message, self.path, line, hook, kind)))
+            else:
+                out.append(("ok", self._local(value)))
+        return out
 
     def __getattr__(self, name: str):
         # Every public request of LuaEngine, served remotely.

@@ -27,6 +27,20 @@ def _isolated_user_dir(tmp_path_factory, monkeypatch):
         monkeypatch.delenv(var, raising=False)
 
 
+#: Modules that test the rules of games through many small calls run their scripts in this
+#: process: a round trip to a worker costs ~50-300 us against ~4 us, and the rules do not depend on
+#: where the script runs.  Everything else (API, GUI, CLI, checker, records, hostile scripts) uses
+#: worker processes as users do, and tests/test_worker.py checks that both give the same games.
+IN_PROCESS = {"test_3verse", "test_nibble", "test_nipple", "test_nonads", "test_trinim",
+              "test_classics", "test_contract", "test_library"}
+
+
+@pytest.fixture(autouse=True)
+def _in_process_for_rule_tests(request, monkeypatch):
+    if request.module.__name__.rsplit(".", 1)[-1] in IN_PROCESS:
+        monkeypatch.setenv("NOMV_ISOLATE", "0")
+
+
 def bundled_games() -> list[str]:
     return [f.name for f in catalog.all_games() if f.origin == "bundled"]
 

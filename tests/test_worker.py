@@ -100,3 +100,87 @@ def test_closing_a_game_stops_its_worker_and_it_restarts_when_used():
     g.close()
     assert process.wait(5) is not None
     assert g.start(seed=1).perft(2) == 72
+
+
+def test_a_hanging_moves_hook_leaves_the_other_requests_working():
+    # One request asks for the outcome, the mover, the moves and their notations together: a
+    # hang in one of them is reported by that one, and the others still answer.
+    pos = game(variant(moves="function(s) local i = 0 while true do i = i + 1 end end")).start(seed=1)
+    assert pos.outcome() is None
+    assert pos.to_move == 1
+    with pytest.raises(LimitError) as err:
+        pos.notations()
+    assert err.value.hook == "moves"
+
+
+def test_batched_requests_report_each_error_where_it_belongs():
+    g = game(TICTACTOE.replace("  setup = function(", "  to_move = function(s) error('no idea whose turn') end,\n"
+                                                     "  setup = function(", 1))
+    pos = g.start(seed=1)
+    assert pos.outcome() is None and len(pos.legal_moves) == 9
+    with pytest.raises(ScriptError, match="no idea whose turn") as err:
+        pos.to_move
+    assert err.value.hook == "to_move" and err.value.line
+
+
+@pytest.mark.parametrize("name", ["trinim", "3verse", "nipple", "nonads", "nibble", "breakthrough"])
+def test_a_worker_plays_the_same_game_as_an_in_process_runtime(name):
+    # Rule tests run in-process for speed (tests/conftest.py); this is why that is sound.
+    games = [nomv.Game.load(name, isolate=flag) for flag in (True, False)]
+    assert games[0].isolated and not games[1].isolated
+    positions = [g.start(seed=11) for g in games]
+    rng = __import__("random").Random(name)
+    while positions[0].outcome() is None and positions[0].ply < 60:
+        a, b = positions
+        assert a.state() == b.state() and a.to_move == b.to_move
+        assert a.legal_moves == b.legal_moves and a.notations() == b.notations()
+        assert a.scene() == b.scene() and a.text() == b.text()
+        move = rng.choice(a.legal_moves)
+        a.play(move), b.play(move)
+    assert positions[0].outcome() == positions[1].outcome()
+    assert positions[0].perft(2) == positions[1].perft(2)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_a_worker_ends_with_its_parent_even_in_a_long_loop(tmp_path):
+    # A parent killed while its worker runs a long loop (no limit) must not leave it running.
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "parent.py"
+    (tmp_path / "loop.lua").write_text(
+        variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), encoding="utf-8")
+    script.write_text(
+        "import sys, nomv\n"
+        f"g = nomv.Game.load({str(tmp_path / 'loop.lua')!r}, time_limit=0)\n"
+        "print(g.engine._process.pid, flush=True)\n"
+        "g.start(seed=1).legal_moves\n", encoding="utf-8")
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    worker = int(parent.stdout.readline())
+    time.sleep(0.3)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        with open(f"/proc/{worker}/stat") as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == "Z":  # ended, not yet reaped
+                return
+        time.sleep(0.05)
+    os.kill(worker, signal.SIGKILL)
+    pytest.fail("the worker outlived its parent")
+
+
+def test_the_command_line_sets_the_limits(tmp_path, capsys):
+    from nomv.cli import main
+    path = tmp_path / "loop.lua"
+    path.write_text(variant(moves="function(s) local i = 0 while true do i = i + 1 end end"),
+                    encoding="utf-8")
+    assert main(["perft", str(path), "--depth", "1", "--time-limit", "0.3"]) == 1
+    err = capsys.readouterr().err
+    assert "took longer than 0.3 seconds" in err and "(in perft)" in err
+    assert main(["perft", str(path), "--depth", "1", "--time-limit", "soon"]) == 2
+    assert "'soon' is not a number" in capsys.readouterr().err
