@@ -185,11 +185,17 @@ class LuaEngine:
 
     def batch(self, requests: list[tuple[str, tuple]]) -> list[tuple[str, Any]]:
         """Several requests at once (one crossing to a worker process instead of several):
-        ``[(name, args), ...]`` gives ``[("ok", value) or ("error", ScriptError), ...]``."""
-        out: list[tuple[str, Any]] = []
-        for name, args in requests:
+        ``[(name, args), ...]`` gives ``[("ok", value) or ("error", ScriptError), ...]``.
+        A request that runs over a limit ends the batch: the ones after it are not run (they
+        give ``("skipped", None)``), so that a hanging hook costs one time limit, not several."""
+        for name, _args in requests:
             if name.startswith("_") or name in ("batch", "table"):
                 raise ValueError(f"{name!r} cannot be batched")
+        out: list[tuple[str, Any]] = []
+        for name, args in requests:
+            if out and isinstance(out[-1][1], LimitError):
+                out.append(("skipped", None))
+                continue
             try:
                 out.append(("ok", getattr(self, name)(*args)))
             except ScriptError as exc:

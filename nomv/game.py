@@ -282,7 +282,7 @@ class Position:
     def _memo(self, key: str, compute):
         cache = self._cache[-1]
         if key not in cache:
-            failed = cache.pop("!" + key, None)
+            failed = cache.get("!" + key)  # a hook that ran over its limit would again
             if failed is not None:
                 raise failed
             cache[key] = self._run(compute)
@@ -335,6 +335,10 @@ class Position:
             key = {"result": "outcome", "notation": "notations"}.get(exc.hook or "", exc.hook)
             cache["!" + (key or "outcome")] = exc
             return
+        for key, (status, value) in zip(("outcome", "to_move", "moves", "notations"), replies):
+            if status == "error" and isinstance(value, LimitError):
+                # Kept: asking again would cost the time limit a second time.
+                cache["!" + key] = value
         (rs, result), (ts, to_move), (ms, moves), (ns, notations) = replies
         if rs != "ok":
             return
@@ -370,9 +374,10 @@ class Position:
         return list(self._legal())
 
     def _legal(self) -> list[Move]:
+        if self.is_over():  # first: this may fetch the moves (or their error) with the outcome
+            return []
+
         def compute(state):
-            if self.is_over():
-                return []
             moves = [Move.from_json(m) for m in self._engine.moves(state)]
             if not moves:
                 line = self.game.engine.description.get("hook_lines", {}).get("moves")

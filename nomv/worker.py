@@ -132,9 +132,14 @@ def _serve(conn) -> None:
         try:
             if method == "batch":
                 value = []
+                over = False  # after a request that ran over a limit, the rest are skipped
                 for name, item_args in args[0]:
+                    if over:
+                        value.append(("skipped", None))
+                        continue
                     conn.send(("doing", name, 0.0))  # so that a kill names the right hook
                     (status, result), = engine.batch([(name, [here(a) for a in item_args])])
+                    over = isinstance(result, LimitError)
                     value.append((status, _error_data(result) if status == "error" else keep(result)))
             else:
                 value = keep(getattr(engine, method)(*[here(a) for a in args]))

@@ -40,6 +40,27 @@ def test_a_compiled_endless_loop_is_stopped_and_names_its_hook(runtime):
     assert pos.outcome() is None and pos.to_move == 1
 
 
+@pytest.mark.parametrize("runtime", ["jit", "5.4"])
+def test_a_hanging_hook_is_run_once_so_the_error_comes_after_one_time_limit(runtime, monkeypatch):
+    # The outcome, the mover, the moves and their notations are asked together; once moves()
+    # runs over its limit, neither notations() (which needs the moves) nor the later call for
+    # legal_moves may run it again, or the player would wait several time limits.
+    g = game(variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), runtime, 0.3)
+    asked = []
+    request = WorkerEngine.request
+
+    def spy(self, method, *args):
+        asked.extend(name for name, _ in args[0]) if method == "batch" else asked.append(method)
+        return request(self, method, *args)
+    monkeypatch.setattr(WorkerEngine, "request", spy)
+    pos = g.start(seed=1)
+    with pytest.raises(LimitError):
+        pos.legal_moves
+    with pytest.raises(LimitError):
+        pos.notations()
+    assert asked.count("moves") == 1 and "notations" in asked
+
+
 def test_the_game_in_progress_survives_a_killed_worker():
     # text() loops forever once the centre is taken; playing goes on without it
     hang = ("function(s) if s.board[5] ~= 0 then local i = 0 while true do i = i + 1 end end "
