@@ -810,6 +810,32 @@ return {
     return v
   end,
 
+  -- For the computer player: a whole state that `player` cannot tell from the real one, the
+  -- unknown filled in at random from `player`'s view: the deck's order, and in Knownads which
+  -- unseen tiles are the other players' targets and which are in the deck.
+  determinize = function(v, player, rng)
+    local d = nomv.shallow(v)
+    local unknown = {}
+    if v.mode ~= "knownads" then
+      for i = 1, #v.deck do unknown[i] = v.deck[i] end
+      d.deck = rng:shuffle(unknown)
+      return d
+    end
+    local seen = {[v.targets[player]] = true}
+    for q = 1, v.players do seen[v.hands[q]] = true end
+    for i = 1, #v.codes do seen[floor(v.codes[i] / 4)] = true end
+    for t = 1, NTILES do if not seen[t] then unknown[#unknown + 1] = t end end
+    rng:shuffle(unknown)
+    local targets, k = {}, 0
+    for q = 1, v.players do
+      if q == player then targets[q] = v.targets[q] else k = k + 1; targets[q] = unknown[k] end
+    end
+    local deck = {}
+    for i = 1, #v.deck do deck[i] = unknown[k + i] end
+    d.targets, d.deck = targets, deck
+    return d
+  end,
+
   notation = function(s, m)
     if m.from then return coord(m.from) .. ">" .. coord(m.key) .. "/" .. m.r end
     return coord(m.key) .. "/" .. m.r

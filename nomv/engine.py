@@ -81,7 +81,7 @@ class LuaEngine:
         self._lua.globals().python = None
         host = self._lua.execute(_source("host"), name="@nomv/host.lua", mode="t")
         self._host = host
-        self._call("init", self._lua.table_from({n: _source(n) for n in LIBRARY}))
+        self._call("init", self._lua.table_from({n: _source(n) for n in LIBRARY + ("search",)}))
         self._call("set_limit", float(time_limit))
         self.description: dict[str, Any] = json.loads(self._call("load", source, path))
 
@@ -201,6 +201,21 @@ class LuaEngine:
             except ScriptError as exc:
                 out.append(("error", exc))
         return out
+
+    # -- computer players (nomv/ai) ------------------------------------------------------------
+
+    def search_tree(self, seed: list[int], c: float | None = None, playout_plies: int | None = None,
+                    max_nodes: int | None = None) -> Any:
+        """A new Monte Carlo search tree (a handle, like a state) for one computer player."""
+        config = {"seed": seed, "c": c, "playout_plies": playout_plies, "max_nodes": max_nodes}
+        return self._call("search_tree", self.table({k: v for k, v in config.items() if v is not None}))
+
+    def search(self, tree: Any, state: Any, players: int, history: list[str],
+               iterations: int | None, seconds: float | None) -> dict:
+        """Searches from ``state`` with ``tree``; ``history`` holds the keys of the moves played
+        since the start (the tree keeps what it learnt below a position it saw coming)."""
+        return json.loads(self._call("search", tree, state, players, self.table(history),
+                                     iterations, seconds))
 
     # -- for `nomv check` (nomv/checker) ---------------------------------------------------------
 

@@ -297,6 +297,12 @@ class Position:
             self._rebuild()
             return compute(self._states[-1])
 
+    def with_state(self, compute):
+        """``compute(engine, state)`` on the current state, for computer players (nomv/ai)
+        that send their own requests to the game's runtime.  If the game's worker process was
+        restarted, the game is first replayed into the new one."""
+        return self._run(lambda state: compute(self._engine, state))
+
     def _rebuild(self) -> None:
         states = [self._engine.setup(self.options, seed_words(self.seed))]
         for index in self._indices:

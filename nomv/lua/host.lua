@@ -404,15 +404,18 @@ local Rng            -- the rng module
 local game_rng       -- one reusable generator for chance inside play()
 local nomv_lib       -- the read-only `nomv` table the script sees
 local G              -- the loaded game table
+local search_source  -- nomv/lua/search.lua, compiled at the first search
+local Search
 local FIELDS = {"name", "title", "info", "players", "options", "variants", "check", "setup",
                 "moves", "play", "result", "to_move", "scene", "notation", "parse",
-                "random_move", "view", "text", "grid", "pieces", "evaluate"}
+                "random_move", "view", "determinize", "text", "grid", "pieces", "evaluate"}
 local HOOKS = {check = true, setup = true, moves = true, play = true, result = true,
                to_move = true, scene = true, notation = true, parse = true, random_move = true,
-               view = true, text = true, evaluate = true}
+               view = true, determinize = true, text = true, evaluate = true}
 
 -- libs: {name = source} for rng, util, grid.
 function H.init(libs)
+  search_source = libs.search
   local function lib(name)
     local f, err = load(libs[name], "@nomv/" .. name .. ".lua", "t")
     if not f then error(err) end
@@ -557,13 +560,16 @@ local function list_moves(state)
   return ms
 end
 
+-- How many plays drew from their rng: a search must not foresee chance (nomv/lua/search.lua).
+local chance_plays = 0
+
 local function do_play(state, mv)
   game_rng:load(state._rng)
   local new = G.play(state, mv, game_rng)
   if type(new) ~= "table" then
     contract(format("play must return the next state (a table), but it returned %s", describe(new)))
   end
-  if game_rng.used then new._rng = game_rng:save()
+  if game_rng.used then new._rng = game_rng:save(); chance_plays = chance_plays + 1
   elseif new._rng == nil then new._rng = state._rng end
   return new
 end
@@ -869,6 +875,34 @@ function H.perft(state, depth)
       return total
     end
     return count(state, depth)
+  end)
+end
+
+---------------------------------------------------------------------------------------------
+-- Computer players: Monte Carlo tree search (nomv/lua/search.lua), given the host's checked
+-- ways of calling the game.
+
+function H.search_tree(config)
+  return guarded("search", function()
+    if Search == nil then
+      local f, err = load(search_source, "@nomv/search.lua", "t")
+      if not f then error(err) end
+      Search = f()({
+        game = function() return G end, clock = clock, arm = arm, contract = contract,
+        describe = describe, do_play = do_play, list_moves = list_moves,
+        cached_moves = cached_moves, random_move_of = random_move_of, outcome = outcome,
+        who_moves = who_moves, move_key = move_key, Rng = Rng,
+        chance = function() return chance_plays end,
+      })
+    end
+    return Search.new_tree(config)
+  end)
+end
+
+-- One search from `state` by the tree's player; returns the result as JSON.
+function H.search(tree, state, np, history, iterations, seconds)
+  return guarded("search", function()
+    return to_json(Search.search(tree, state, np, history, iterations, seconds), "search")
   end)
 end
 

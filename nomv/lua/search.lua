@@ -1,0 +1,412 @@
+-- Monte Carlo tree search (UCT with random playouts), run inside the game's Lua runtime so that
+-- an iteration never crosses into Python.  Trusted code: host.lua loads it and hands it the
+-- kernel `K` (the game's hooks wrapped with the host's checks), never the script.
+--
+-- One search tree serves one computer player for a whole game:
+--   * Each node keeps, for every player, the sum of the rewards of the playouts through it; a
+--     node is chosen by the player to move at its parent, with that player's mean reward.
+--     Rewards come from ranks, so any number of players works: beating every other player is
+--     1, losing to all 0, a tie counts half (two players: win 1, draw 1/2, loss 0).
+--   * Perfect information and no chance: a closed-loop tree whose nodes keep their state and
+--     their move list, so an iteration replays nothing above the leaf.
+--   * Hidden information (a `view` hook) or chance (play drew from its rng): an open-loop tree
+--     (single-observer information-set MCTS).  Every iteration starts from a fresh
+--     determinisation of what the mover knows: the game's `determinize(view, player, rng)`, or
+--     the view itself, and always a new random future for the state's rng, so the search can
+--     neither see hidden cards nor know the coming dice.  Children are keyed by their move's
+--     steps, since the legal moves differ between determinisations, and selection uses how
+--     often a child was available instead of the parent's visits.
+--   * Between moves the tree is kept: the next search walks down the moves played since and
+--     starts from the subtree it finds there.
+
+local floor, sqrt, log, huge = math.floor, math.sqrt, math.log, math.huge
+local format, concat, tsort = string.format, table.concat, table.sort
+local next, type, tostring = next, type, tostring
+
+return function(K)
+  local clock, arm, contract, describe = K.clock, K.arm, K.contract, K.describe
+  local do_play, list_moves, cached_moves = K.do_play, K.list_moves, K.cached_moves
+  local random_move_of, outcome, who_moves, move_key = K.random_move_of, K.outcome, K.who_moves, K.move_key
+  local Rng = K.Rng
+  local M1, M2 = Rng.M1, Rng.M2
+
+  ---------------------------------------------------------------------------------------------
+  -- Rewards
+
+  -- The reward of every player for a finished game (a normalised outcome: ranks, 1 = best).
+  local function rewards(o, np)
+    local ranks, r = o.ranks, {}
+    if np == 1 then r[1] = ranks[1] == 1 and 1 or 0; return r end
+    local anyone_first = false
+    for p = 1, np do if ranks[p] == 1 then anyone_first = true end end
+    for p = 1, np do
+      local beaten = 0
+      if anyone_first then
+        local rp = ranks[p]
+        for q = 1, np do
+          if q ~= p then
+            local rq = ranks[q]
+            if rq > rp then beaten = beaten + 1 elseif rq == rp then beaten = beaten + 0.5 end
+          end
+        end
+      end
+      r[p] = beaten / (np - 1)     -- nobody first: a failed puzzle, every player lost
+    end
+    return r
+  end
+
+  -- Rewards for a playout cut short: the game's evaluate(state, player) if it has one, else
+  -- the value of a draw.
+  local function estimate(state, np)
+    local r = {}
+    local evaluate = K.game().evaluate
+    for p = 1, np do
+      if evaluate then
+        local v = evaluate(state, p)
+        if type(v) ~= "number" or v ~= v or v < 0 or v > 1 then
+          contract(format("evaluate must return a number from 0 (lost) to 1 (won) for player %d, got %s", p, describe(v)))
+        end
+        r[p] = v
+      else
+        r[p] = np == 1 and 0 or 0.5
+      end
+    end
+    return r
+  end
+
+  -- Random moves from `state` to the end of the game, or `limit` plies: the rewards.
+  local function rollout(state, rng, np, limit)
+    local result = K.game().result
+    local plies = 0
+    while true do
+      local res = result(state)
+      if res ~= nil and res ~= false then return rewards(outcome(res, np), np) end
+      if plies >= limit then return estimate(state, np) end
+      state = do_play(state, random_move_of(state, rng))
+      plies = plies + 1
+    end
+  end
+
+  local function terminal_rewards(state, np)
+    local res = K.game().result(state)
+    if res ~= nil and res ~= false then return rewards(outcome(res, np), np) end
+    return nil
+  end
+
+  local function zeros(np)
+    local w = {}
+    for p = 1, np do w[p] = 0 end
+    return w
+  end
+
+  local function mover_of(state, np)
+    local p = who_moves(state)
+    if type(p) ~= "number" or p ~= floor(p) or p < 1 or p > np then
+      contract(format("to_move must be a player number from 1 to %d, got %s", np, describe(p)))
+    end
+    return p
+  end
+
+  local function need_moves(ms)
+    if #ms == 0 then contract("moves returned no move, but result says the game is not over") end
+    return ms
+  end
+
+  ---------------------------------------------------------------------------------------------
+  -- The closed-loop tree (perfect information, no chance).  A node:
+  --   state, n (visits), w (reward sums by player), and once visited as a leaf: moves (the
+  --   state's list), mover, order (a random order of trying the moves), tried, kids[i] (the
+  --   child of moves[i]); or r (the rewards, for a finished game).
+
+  local function closed_node(state, np)
+    return {state = state, n = 0, w = zeros(np)}
+  end
+
+  -- First visit of a leaf: its rewards if the game is over there, else its moves.  The root
+  -- uses the host's cached list, whose indices are the ones the caller plays by.
+  local function open_children(T, node, np, rng)
+    local state = node.state
+    local r = terminal_rewards(state, np)
+    if r then node.r = r; return end
+    local ms = need_moves(node == T.root and cached_moves(state) or list_moves(state))
+    local order = {}
+    for i = 1, #ms do order[i] = i end
+    for i = #ms, 2, -1 do
+      local j = rng:int(i)
+      order[i], order[j] = order[j], order[i]
+    end
+    node.moves, node.mover, node.order, node.tried, node.kids = ms, mover_of(state, np), order, 0, {}
+  end
+
+  local function closed_iteration(T, path, rng)
+    local np, c = T.np, T.c
+    local node, depth = T.root, 1
+    path[1] = node
+    local r
+    while true do
+      if node.kids == nil and node.r == nil then open_children(T, node, np, rng) end
+      r = node.r
+      if r then break end
+      local ms = node.moves
+      if node.tried < #ms and T.nodes < T.max_nodes then
+        local tried = node.tried + 1
+        node.tried = tried
+        local i = node.order[tried]
+        local child = closed_node(do_play(node.state, ms[i]), np)
+        node.kids[i] = child
+        T.nodes = T.nodes + 1
+        depth = depth + 1
+        path[depth] = child
+        r = rollout(child.state, rng, np, T.playout_plies)
+        break
+      end
+      if node.tried < #ms then             -- the tree is full: play on from here at random
+        r = rollout(node.state, rng, np, T.playout_plies)
+        break
+      end
+      local p, kids = node.mover, node.kids
+      local logn = log(node.n)
+      local best, best_v = nil, -huge
+      for i = 1, #ms do
+        local k = kids[i]
+        local v = k.w[p] / k.n + c * sqrt(logn / k.n)
+        if v > best_v then best, best_v = k, v end
+      end
+      node = best
+      depth = depth + 1
+      path[depth] = node
+    end
+    for d = 1, depth do
+      local x = path[d]
+      x.n = x.n + 1
+      local w = x.w
+      for p = 1, np do w[p] = w[p] + r[p] end
+    end
+  end
+
+  ---------------------------------------------------------------------------------------------
+  -- The open-loop tree (hidden information or chance).  A node: n, w, avail (how often it
+  -- was a legal choice when its parent was visited), kids[key].
+
+  local function open_node(np)
+    return {n = 0, w = zeros(np), avail = 1, kids = {}}
+  end
+
+  -- A state the mover cannot tell from the real one, with a new random future.
+  local function determinise(T, rng)
+    local G = K.game()
+    local d
+    if G.determinize then
+      d = G.determinize(T.info, T.mover, rng)
+      if type(d) ~= "table" then
+        contract(format("determinize must return a state (a table), got %s", describe(d)))
+      end
+    else
+      d = {}
+      for k, v in next, T.info do d[k] = v end
+    end
+    local seed = {}
+    for i = 1, 3 do seed[i] = rng:next() % (M1 - 1) + 1 end
+    for i = 4, 6 do seed[i] = rng:next() % (M2 - 1) + 1 end
+    d._rng = seed
+    return d
+  end
+
+  local function open_iteration(T, path, rng)
+    local np, c = T.np, T.c
+    local node, depth = T.root, 1
+    path[1] = node
+    local state = determinise(T, rng)
+    local r
+    while true do
+      r = terminal_rewards(state, np)
+      if r then break end
+      local ms = need_moves(list_moves(state))
+      local p = mover_of(state, np)
+      local kids, untried, fresh = node.kids, nil, 0
+      local keys = {}
+      for i = 1, #ms do
+        local key = move_key(ms[i])
+        keys[i] = key
+        if kids[key] == nil then
+          fresh = fresh + 1
+          untried = untried or {}
+          untried[fresh] = i
+        end
+      end
+      if fresh > 0 and T.nodes < T.max_nodes then
+        local i = untried[rng:int(fresh)]
+        local child = open_node(np)
+        kids[keys[i]] = child
+        T.nodes = T.nodes + 1
+        depth = depth + 1
+        path[depth] = child
+        r = rollout(do_play(state, ms[i]), rng, np, T.playout_plies)
+        break
+      end
+      if fresh == #ms then r = rollout(state, rng, np, T.playout_plies); break end
+      local best, best_i, best_v = nil, nil, -huge
+      for i = 1, #ms do
+        local k = kids[keys[i]]
+        if k then
+          k.avail = k.avail + 1
+          local v = k.w[p] / k.n + c * sqrt(log(k.avail) / k.n)
+          if v > best_v then best, best_i, best_v = k, i, v end
+        end
+      end
+      state = do_play(state, ms[best_i])
+      node = best
+      depth = depth + 1
+      path[depth] = node
+    end
+    for d = 1, depth do
+      local x = path[d]
+      x.n = x.n + 1
+      local w = x.w
+      for p = 1, np do w[p] = w[p] + r[p] end
+    end
+  end
+
+  ---------------------------------------------------------------------------------------------
+  -- Trees and searches
+
+  local S = {}
+
+  -- A new search tree for one computer player.  config: c (exploration, default sqrt 2),
+  -- playout_plies (a playout longer than this is cut and estimated), max_nodes, seed (six
+  -- numbers for the search's own generator).
+  function S.new_tree(config)
+    local seed = config.seed
+    return {
+      c = config.c or 1.4142135623730951,
+      playout_plies = config.playout_plies or 1000,
+      max_nodes = config.max_nodes or 1000000,
+      rng = Rng.new({seed[1], seed[2], seed[3], seed[4], seed[5], seed[6]}),
+      open = false, history = {}, root = nil, nodes = 0,
+    }
+  end
+
+  -- The child of `node` reached by the move with this key, or nil.
+  local function child_by_key(T, node, key)
+    if T.open then return node.kids[key] end
+    local ms = node.moves
+    if not ms then return nil end
+    for i = 1, #ms do
+      if node.kids[i] and move_key(ms[i]) == key then return node.kids[i] end
+    end
+    return nil
+  end
+
+  local function same_keys(a, b)
+    if #a ~= #b then return false end
+    for i = 1, #a do if move_key(a[i]) ~= move_key(b[i]) then return false end end
+    return true
+  end
+
+  -- Keeps what the tree learnt below the current position, if it saw this position coming:
+  -- `history` lists the keys of the moves of the game so far.  Returns the visits kept.
+  local function reuse(T, state, history)
+    local root, old = T.root, T.history
+    T.root = nil
+    if root == nil or #old > #history then return 0 end
+    for i = 1, #old do if old[i] ~= history[i] then return 0 end end
+    local node = root
+    for i = #old + 1, #history do
+      node = child_by_key(T, node, history[i])
+      if node == nil then return 0 end
+    end
+    if not T.open then
+      -- The state is the caller's (equal to the tree's, as the game is deterministic); keep
+      -- the children only if the move list is the same, in the same order.
+      if node.moves and not same_keys(node.moves, cached_moves(state)) then return 0 end
+      node.state = state
+      if node.moves then node.moves = cached_moves(state) end
+    end
+    T.root = node
+    T.nodes = node.n + 1     -- about one node per iteration below it
+    return node.n
+  end
+
+  -- The root's moves with their visits and mean reward for the mover, most visited first.
+  local function ranked_moves(T, ms)
+    local out = {}
+    local root, p = T.root, T.mover
+    for i = 1, #ms do
+      local k
+      if T.open then k = root.kids[move_key(ms[i])] else k = root.kids and root.kids[i] end
+      if k and k.n > 0 then
+        out[#out + 1] = {index = i, visits = k.n, value = k.w[p] / k.n}
+      else
+        out[#out + 1] = {index = i, visits = 0, value = 0}
+      end
+    end
+    tsort(out, function(a, b)
+      if a.visits ~= b.visits then return a.visits > b.visits end
+      if a.value ~= b.value then return a.value > b.value end
+      return a.index < b.index
+    end)
+    return out
+  end
+
+  -- Searches from `state` (the real position: a search of hidden information only ever sees
+  -- what the mover may know) for `iterations` iterations or `seconds` of CPU time, whichever
+  -- comes first (nil: no bound on that one).  Returns {index = i of the chosen move in the
+  -- state's list, iterations, seconds, visits, value, moves = {...}, reused, mode}.
+  function S.search(T, state, np, history, iterations, seconds)
+    local G = K.game()
+    local ms = need_moves(cached_moves(state))
+    T.np, T.mover = np, mover_of(state, np)
+    if iterations == nil and seconds == nil then contract("a search needs iterations or seconds") end
+    -- Hidden information, or chance seen in any play so far: the open-loop tree.
+    if G.view ~= nil or G.determinize ~= nil or K.chance() > 0 then T.open = true end
+    local reused = reuse(T, state, history)
+    T.history = history
+    local rng, path = T.rng, {}
+    local start = clock()
+    local deadline = seconds and start + seconds or huge
+    local limit = iterations or huge
+    local done = 0
+    while done < limit do
+      if T.open and T.info == nil then
+        -- What the mover may know, the root of every determinisation of this search.
+        local info = state
+        if G.view then
+          info = G.view(state, T.mover)
+          if type(info) ~= "table" then contract(format("view must return a state (a table), got %s", describe(info))) end
+        end
+        T.info = info
+      end
+      if T.root == nil then
+        T.nodes = 1
+        T.root = T.open and open_node(np) or closed_node(state, np)
+      end
+      arm()
+      if T.open then
+        open_iteration(T, path, rng)
+      else
+        local chance = K.chance()
+        closed_iteration(T, path, rng)
+        if K.chance() ~= chance then
+          -- play drew from its rng: the game has chance, which a closed tree would foresee.
+          -- Start again, open.
+          T.open, T.root, reused, done = true, nil, 0, -1
+        end
+      end
+      done = done + 1
+      if done % 16 == 0 and clock() >= deadline then break end
+    end
+    local elapsed = clock() - start
+    T.info = nil
+    local ranked = ranked_moves(T, ms)
+    local top = {}
+    for i = 1, #ranked do
+      if i > 8 then break end
+      top[i] = ranked[i]
+    end
+    return {index = ranked[1].index, iterations = done, seconds = elapsed, visits = T.root.n,
+            value = ranked[1].value, moves = top, reused = reused, nodes = T.nodes,
+            mode = T.open and "open" or "closed"}
+  end
+
+  return S
+end
