@@ -300,6 +300,68 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_match(args) -> int:
+    from .ai import match
+    from .ai.agents import AgentSpecError
+    if args.n < 1:
+        raise UsageError("-n must be at least 1")
+    if args.jobs < 0:
+        raise UsageError("--jobs must be 0 (one per CPU) or more")
+    game = _load(args)
+    chosen = _option_pairs(args.option)
+    options = game.resolve_options(chosen, args.variant, text=True)
+    specs = [s.strip() for s in args.players.split(",")]
+    if len(specs) < 1 or any(not s for s in specs):
+        raise UsageError(f"--players takes computer players separated by commas, got {args.players!r}")
+    if "human" in (s.lower() for s in specs):
+        raise UsageError("a match is played by computer players: --players takes random or mcts[:TIME]")
+    players = int(options["players"])
+    if len(specs) > players:
+        raise AgentSpecError(f"{len(specs)} players given, but {game.title} is played by {players} here")
+    seed = args.seed if args.seed is not None else __import__("secrets").randbelow(10**6)
+    jobs = args.jobs or os.cpu_count() or 1
+    out = open(args.out, "w", encoding="utf-8") if args.out else None   # noqa: SIM115
+    done = []
+    show = sys.stderr.isatty() and not args.json
+
+    def on_result(result) -> None:
+        done.append(result)
+        if out is not None:
+            out.write(json.dumps(result.record, ensure_ascii=False) + "\n")
+            out.flush()
+        if show:
+            won = {}
+            for s in match.standings(specs, done):
+                won[s.spec] = s.wins
+            bar = "#" * (20 * len(done) // args.n)
+            scores = "  ".join(f"{k} {v}" for k, v in won.items())
+            print(f"\r[{bar:<20}] {len(done)}/{args.n}  wins: {scores}  ", end="", file=sys.stderr, flush=True)
+    try:
+        results = match.run(game, specs, args.n, chosen, args.variant, seed=seed, swap=args.swap,
+                            jobs=jobs, max_plies=args.max_plies, on_result=on_result)
+    finally:
+        if show:
+            print(file=sys.stderr)
+        if out is not None:
+            out.close()
+    how = ("each deal played from every seat" if args.swap else "seats taking turns") + \
+        f", seed {seed}, {jobs} job{'s' if jobs != 1 else ''}"
+    if args.json:
+        print(json.dumps({"game": game.name, "options": options, "seed": seed, "swap": args.swap,
+                          **match.summary(specs, results)}, indent=2))
+    else:
+        print(match.format_summary(game.title, specs, results, how))
+        if args.out:
+            print(f"game records: {args.out} (one per line)")
+    if args.min_score is not None:
+        first = match.standings(specs, results)[0]
+        if first.score < args.min_score:
+            print(f"nomv: {specs[0]} scored {first.score:.2f}, below --min-score {args.min_score:g}",
+                  file=sys.stderr)
+            return 1
+    return 0
+
+
 def cmd_check(args) -> int:
     from .checker import check
     if args.playouts < 1:
@@ -368,7 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_args(p, seed_default=None)
     p.set_defaults(game=None)
     p._actions[-4].nargs = "?"
-    p.add_argument("--players", metavar="KINDS", help="who plays each seat, e.g. human,random (default: you first, the computer after)")
+    p.add_argument("--players", metavar="KINDS", help="who plays each seat: human, random or mcts[:TIME], e.g. human,mcts:3s "
+                        "(default: you first, then the computer at mcts:1s)")
     p.add_argument("--open", metavar="FILE", help="continue a saved game")
     p.add_argument("--text", action="store_true", help="play in the terminal instead of a window")
     p.add_argument("--gui", action="store_true", help="open the window even when no display is detected")
@@ -395,6 +458,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-plies", type=int, default=100_000, help="stop a game after this many plies")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_playout)
+
+    p = sub.add_parser("match", parents=[common], help="play computer players against each other",
+                       description="Play N games between computer players, seats taking turns, several "
+                                   "at once; print wins, draws, each player's score with a 95%% "
+                                   "interval, and the average length. Players: random, mcts "
+                                   "(1 s a move), mcts:2s, mcts:500ms, mcts:20000it, "
+                                   "mcts:1s:c=0.7:depth=40.")
+    _add_game_args(p, seed_default=None)
+    p.add_argument("--players", default="mcts,random", metavar="P1,P2,...",
+                   help="the computer players, in seat order for the first game (default mcts,random)")
+    p.add_argument("-n", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--swap", action="store_true",
+                   help="play each deal (seed) once from every seating, to cancel the luck of the deal")
+    p.add_argument("--jobs", type=int, default=0, metavar="J", help="games at once (default: one per CPU)")
+    p.add_argument("--max-plies", type=int, default=10_000, help="stop a game after this many plies (a draw)")
+    p.add_argument("--out", metavar="FILE", help="keep every game's record, one JSON record per line")
+    p.add_argument("--min-score", type=float, metavar="X",
+                   help="exit with status 1 if the first player's score is below X (for CI)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s on both runtimes, perft, GUI frames",
                        description="Print figures: random playouts/s of every bundled game and variant under "

@@ -1,4 +1,5 @@
-"""Playing in the terminal: moves typed in the game's notation, computer seats play at random.
+"""Playing in the terminal: moves typed in the game's notation, computer seats played by the
+agents of nomv/ai.
 
 This is the text front end of ``nomv play``; it never loses the game on bad input.
 """
@@ -7,10 +8,10 @@ from __future__ import annotations
 import random
 from typing import Callable, TextIO
 
+from .ai import make_agent, parse_players
 from .errors import NomvError
 from .game import Position
 
-SEATS = ("human", "random")
 HELP = """Type a move in the game's notation, or one of:
   moves        list the legal moves
   undo         take back your last move (and the computer's reply)
@@ -21,14 +22,8 @@ HELP = """Type a move in the game's notation, or one of:
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
-    """'human,random' -> one seat per player; missing seats are computer (random) players."""
-    seats = [s.strip() for s in text.split(",")] if text else ["human"]
-    for s in seats:
-        if s not in SEATS:
-            raise NomvError(f"unknown player kind {s!r}; choose from: {', '.join(SEATS)}")
-    if len(seats) > players:
-        raise NomvError(f"{len(seats)} players given, but this game has {players}")
-    return seats + ["random"] * (players - len(seats))
+    """'human,mcts:2s' -> one seat per player; missing seats are computer players."""
+    return parse_players(text, players)
 
 
 def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None = None,
@@ -45,6 +40,7 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
     say(f"{pos.game.title}: {', '.join(f'{names.name(p + 1)} ({s})' for p, s in enumerate(seats))}."
         " Type 'help' for commands.")
     shown = -1
+    agents = {}   # computer seats, kept for the whole game (their search trees carry over)
     while True:
         if shown != pos.ply:
             say()
@@ -56,7 +52,9 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
             return 0
         player = pos.to_move
         if seats[player - 1] != "human":
-            move = rng.choice(pos.legal_moves)
+            if player not in agents:
+                agents[player] = make_agent(seats[player - 1], rng.randrange(2**31))
+            move = agents[player].choose(pos)
             text = pos.notation(move)
             pos.play(move)
             say(f"{names.name(player)} plays {text}")

@@ -288,8 +288,8 @@ def test_bad_specs_say_what_is_wrong(spec, message):
 
 
 def test_parse_players_fills_the_seats():
-    assert parse_players("human,mcts:2s", 3) == ["human", "mcts:2s", "mcts"]
-    assert parse_players(None, 2) == ["human", "mcts"]
+    assert parse_players("human,mcts:2s", 3) == ["human", "mcts:2s", "mcts:1s"]
+    assert parse_players(None, 2) == ["human", "mcts:1s"]
     with pytest.raises(AgentSpecError, match="3 players given, but this game has 2"):
         parse_players("human,random,random", 2)
     with pytest.raises(AgentSpecError, match="an empty player"):

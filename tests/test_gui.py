@@ -17,7 +17,7 @@ import pytest
 
 import nomv
 from nomv.gui import i18n
-from nomv.gui.app import App, measure_frame_times
+from nomv.gui.app import App, measure_frame_times, seat_label
 from nomv.gui.view import SceneView
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
@@ -251,6 +251,26 @@ def test_undo_against_the_computer_goes_back_to_your_turn(make_app):
     assert pos.ply == 0 and app.human_to_move()
 
 
+def test_the_computer_searches_and_says_what_it_expects(make_app, tmp_path):
+    # Tic-tac-toe: X threatens a row; the computer (O) must block it, and says how it rates
+    # its position next to its name.
+    pos = nomv.Game.load("tictactoe").start(seed=1)
+    app = make_app(pos, ["human", "mcts:3000it"])
+    click(app, "a1")
+    app.wait_for_computer(timeout=60)
+    reply = pos.history_notation[1]
+    mine, threat = next((m, t) for m, t in (("b1", "c1"), ("a2", "a3"), ("b2", "c3")) if reply not in (m, t))
+    click(app, mine)
+    app.wait_for_computer(timeout=60)
+    assert app.error is None and pos.ply == 4 and pos.history_notation[3] == threat
+    app.step()
+    pygame.image.save(app.screen, str(tmp_path / "computer.png"))
+    assert app.seat_notes[2].startswith("expects ")
+    labels = [seat_label(k) for k in app.seats]
+    assert labels == ["human", "computer (mcts:3000it)"]
+    assert seat_label("mcts:1s") == "computer (medium, 1 s)" and seat_label("random") == "computer (random)"
+
+
 # -- save, open, autosave ---------------------------------------------------------------------------
 
 def test_save_then_open_gives_the_same_position(make_app, tmp_path):
@@ -480,7 +500,7 @@ def test_new_game_dialog(make_app):
     post_click(app, hit.center)
     assert app.dialog is None, dialog.error
     assert app.pos.game.name == "nibble" and app.pos.options["board"] == "hex" and app.pos.seed == 7
-    assert app.seats == ["human", "random"]
+    assert app.seats == ["human", "mcts:0.3s"]     # one click on a human seat: the easiest computer
 
 
 def test_frame_time_is_measured():
@@ -565,3 +585,16 @@ def test_a_hanging_script_shows_its_message_and_the_window_survives(make_app, tm
         assert app.step()
     press(app, "undo")
     assert pos.ply == 0 and app.step()
+
+
+def test_every_text_of_the_window_has_an_italian_translation():
+    import re
+    from pathlib import Path
+    from nomv.gui.i18n import LOCALE_DIR, parse_po
+    catalogue = parse_po((LOCALE_DIR / "it" / "LC_MESSAGES" / "nomv.po").read_text(encoding="utf-8"))
+    texts = set()
+    for source in (Path(nomv.__file__).parent / "gui").glob("*.py"):
+        for m in re.finditer(r'''\b_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)''', source.read_text(encoding="utf-8")):
+            texts.add(m.group(2))
+    assert len(texts) > 50
+    assert sorted(t for t in texts if t not in catalogue) == []

@@ -10,6 +10,8 @@ players.
 >>> make_agent("mcts:2000it:seed=1").choose(pos)     # X completes the top row
 Move(steps=('c1',))
 """
-from .agents import Agent, MctsAgent, RandomAgent, make_agent, parse_players, describe_kinds
+from .agents import (DEFAULT_COMPUTER, LEVELS, Agent, MctsAgent, RandomAgent, describe_kinds,
+                     is_player, make_agent, parse_players)
 
-__all__ = ["Agent", "RandomAgent", "MctsAgent", "make_agent", "parse_players", "describe_kinds"]
+__all__ = ["Agent", "RandomAgent", "MctsAgent", "make_agent", "parse_players", "describe_kinds",
+           "is_player", "LEVELS", "DEFAULT_COMPUTER"]

@@ -24,6 +24,11 @@ from ..options import suggestion
 
 KINDS = ("human", "random", "mcts")
 
+#: The computer players a window offers, weakest first: (spec, level name).
+LEVELS = (("mcts:0.3s", "easy"), ("mcts:1s", "medium"), ("mcts:3s", "hard"), ("random", "random"))
+#: Who plays a seat that nobody named.
+DEFAULT_COMPUTER = "mcts:1s"
+
 
 class AgentSpecError(NomvError):
     """A player spec that cannot be understood (``--players mcts:fast``)."""
@@ -186,7 +191,16 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     raise AgentSpecError(f"{spec!r} is a person, not a computer player")
 
 
-def parse_players(text: str | None, players: int, default: str = "mcts") -> list[str]:
+def is_player(spec: str) -> bool:
+    """Whether spec names a player (``human`` or a computer player)."""
+    try:
+        _parse(spec)
+    except AgentSpecError:
+        return False
+    return True
+
+
+def parse_players(text: str | None, players: int, default: str = DEFAULT_COMPUTER) -> list[str]:
     """'human,mcts:2s' -> one checked spec per seat; seats not given are played by ``default``."""
     seats = [s.strip() for s in text.split(",")] if text else ["human"]
     if any(not s for s in seats):

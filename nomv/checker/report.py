@@ -1,11 +1,11 @@
 """What ``nomv check`` found: diagnostics, figures from the random games, and rule coverage."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..stats import wilson
 from .codes import CODES, is_error
 
 
@@ -33,17 +33,6 @@ class Diagnostic:
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "line": self.line, "severity": self.severity,
                 "code": self.code, "name": self.name, "message": self.message}
-
-
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) of a proportion."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def line_ranges(lines: list[int], ran: set[int]) -> list[tuple[int, int]]:

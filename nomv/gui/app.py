@@ -12,13 +12,14 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 
 from .. import catalog
+from ..ai import DEFAULT_COMPUTER, LEVELS, Agent, is_player, make_agent
 from ..errors import NomvError
-from ..game import Game, Move, Position
+from ..game import Game, Position
 from ..moveinput import ILLEGAL, PLAY, MoveInput
 from ..record import Record
 from . import i18n
@@ -36,16 +37,9 @@ ERROR_BG = (190, 40, 40)
 INFO_BG = (60, 100, 160)
 COVER = (40, 45, 60)
 
-SEAT_KINDS = ("human", "random")
-
-
-def random_player(pos: Position, rng: random.Random) -> Move:
-    return rng.choice(pos.legal_moves)
-
-
-#: Computer players by seat name: choose(position, rng) -> move.  They run on a worker thread
-#: with their own copy of the game (the built-in AI will register here).
-COMPUTER: dict[str, Callable[[Position, random.Random], Move]] = {"random": random_player}
+#: What a click on a seat cycles through: a person, then the computer players (nomv/ai), from
+#: the easiest.  Any other player spec ("mcts:5s") given on the command line works too.
+SEAT_KINDS = ("human",) + tuple(spec for spec, _level in LEVELS)
 
 
 def autosave_path() -> Path:
@@ -54,7 +48,15 @@ def autosave_path() -> Path:
 
 
 def seat_label(kind: str) -> str:
-    return _("human") if kind == "human" else _("computer ({kind})").format(kind=kind)
+    if kind == "human":
+        return _("human")
+    level = dict(LEVELS).get(kind)
+    if level == "random":
+        return _("computer (random)")
+    if level is not None:
+        seconds = kind.split(":", 1)[1].rstrip("s")
+        return _("computer ({level}, {seconds} s)").format(level=_(level), seconds=seconds)
+    return _("computer ({kind})").format(kind=kind)
 
 
 def player_name(game: Game, p: int) -> str:
@@ -102,7 +104,8 @@ class Button:
 
 
 class App:
-    """The GUI for one game at a time.  ``seats`` says who plays each side ("human", "random")."""
+    """The GUI for one game at a time.  ``seats`` says who plays each side: "human" or a
+    computer player's spec ("mcts:1s", "random"; see nomv/ai)."""
 
     def __init__(self, pos: Position, seats: list[str] | None = None, size=(1100, 720),
                  autosave: Any = "auto", watch: bool = True, viewer: int | None = None,
@@ -118,7 +121,7 @@ class App:
         self.game = pos.game
         self.pos = pos
         self.seats = list(seats or ["human"] * pos.players)
-        self.seats += ["random"] * (pos.players - len(self.seats))
+        self.seats += [DEFAULT_COMPUTER] * (pos.players - len(self.seats))
         self.autosave = autosave_path() if autosave == "auto" else (Path(autosave) if autosave else None)
         self.watch = watch
         self.ai_delay = ai_delay
@@ -149,6 +152,8 @@ class App:
         self._ai_result: tuple | None = None
         self._ai_started = 0.0
         self._ai_rng = random.Random(pos.seed)
+        self._agents: dict[tuple[int, str], Agent] = {}   # the computer's thread only
+        self.seat_notes: dict[int, str] = {}  # what each computer seat expects, for the panel
         self._last_poll = 0.0
         self._script_sig = self._signature()
         self._text_cache: dict[tuple, pygame.Surface] = {}
@@ -329,10 +334,11 @@ class App:
         pos = game.start(options, variant, seed=seed, text=True)
         self.game, self.pos = game, pos
         self.seats = list(seats or self.seats)[:pos.players]
-        self.seats += ["random"] * (pos.players - len(self.seats))
+        self.seats += [DEFAULT_COMPUTER] * (pos.players - len(self.seats))
         self.viewer = None if not self.fixed_viewer else self.viewer
         self.error = self.reload_error = None
         self.resume_offer = None
+        self.seat_notes = {}
         self.message = ""
         self._script_sig = self._signature()
         self._ai_result = None
@@ -354,13 +360,14 @@ class App:
         record = Record.load(Path(path).expanduser())
         pos = record.replay(where=str(path))
         self.game, self.pos = pos.game, pos
-        if record.players and len(record.players) == pos.players and all(s in SEAT_KINDS for s in record.players):
+        if record.players and len(record.players) == pos.players and all(map(is_player, record.players)):
             self.seats = list(record.players)
         else:
-            self.seats = (self.seats + ["random"] * pos.players)[:pos.players]
+            self.seats = (self.seats + [DEFAULT_COMPUTER] * pos.players)[:pos.players]
         self.viewer = None if not self.fixed_viewer else self.viewer
         self.error = self.reload_error = None
         self.resume_offer = None
+        self.seat_notes = {}
         self._script_sig = self._signature()
         self._set_caption()
         self._sync()
@@ -377,7 +384,7 @@ class App:
             self._script_failed(exc)
             return
         self.game, self.pos = pos.game, pos
-        if record.players and len(record.players) == pos.players and all(s in SEAT_KINDS for s in record.players):
+        if record.players and len(record.players) == pos.players and all(map(is_player, record.players)):
             self.seats = list(record.players)
         self.viewer = None if not self.fixed_viewer else self.viewer
         self.error = self.reload_error = None
@@ -447,14 +454,17 @@ class App:
                     return
                 self._ai_result = None
                 self._worker = None
-                generation, status, value = result
+                generation, status, value, note = result
                 if generation != self._generation:
                     return
                 if status == "error":
                     self.error = _("The computer player failed: {error}").format(error=value)
                     return
                 try:
+                    mover = self.pos.to_move
                     self.pos.play(list(value))
+                    if note:
+                        self.seat_notes[mover] = note
                 except NomvError as exc:
                     self._script_failed(exc)
                     return
@@ -467,7 +477,6 @@ class App:
         if p is None or self.seats[p - 1] == "human":
             return
         kind = self.seats[p - 1]
-        chooser = COMPUTER.get(kind, random_player)
         game = self.game
         chosen, seed_of_game = dict(self.pos.chosen), self.pos.seed
         history = [m.steps for m in self.pos.history]
@@ -477,10 +486,16 @@ class App:
         def work():
             try:
                 mine = self._worker_position(game, chosen, seed_of_game, history)
-                move = chooser(mine, random.Random(seed))
-                self._ai_result = (generation, "ok", tuple(move.steps))
+                agent = self._agents.get((p, kind))
+                if agent is None:
+                    agent = self._agents[(p, kind)] = make_agent(kind, seed)
+                move = agent.choose(mine)
+                note = None
+                if agent.last and "value" in agent.last:
+                    note = _("expects {percent}%").format(percent=round(100 * agent.last["value"]))
+                self._ai_result = (generation, "ok", tuple(move.steps), note)
             except Exception as exc:  # shown in the window, never raised
-                self._ai_result = (generation, "error", str(exc))
+                self._ai_result = (generation, "error", str(exc), None)
 
         self._ai_started = time.monotonic()
         self._worker = threading.Thread(target=work, name="nomv-computer", daemon=True)
@@ -496,6 +511,7 @@ class App:
             own = Game(game.source, game.path, game.runtime, game.origin)
             cached = (key, own, own.start(chosen, seed=seed))
             self._worker_game = cached
+            self._agents = {}  # a new game: the computer players start new search trees
         pos = cached[2]
         done = [m.steps for m in pos.history]
         common = 0
@@ -826,6 +842,8 @@ class App:
             kind = seat_label(self.seats[p - 1])
             if p == to_move and self.seats[p - 1] != "human":
                 kind = _("thinking") + "." * (1 + int(time.monotonic() * 3) % 3)
+            elif self.seats[p - 1] != "human" and p in self.seat_notes and outcome is None:
+                kind = f"{kind} · {self.seat_notes[p]}"
             r = self.text(surf, kind, (x + width, y + 2), 13, False, MUTED, "right")
             self.seat_rects.append((p, r.inflate(8, 6)))
             y += 28

@@ -10,6 +10,7 @@ from typing import Any
 import pygame
 
 from .. import catalog
+from ..ai import DEFAULT_COMPUTER
 from ..errors import NomvError
 from ..game import Game
 from ..options import OptionSpec
@@ -309,7 +310,7 @@ class NewGameDialog(_Dialog):
         app.text(surf, _("Who plays"), (x, y), 15, True)
         y += 24
         n = self.players()
-        self.seats = (self.seats + ["random"] * n)[:n]
+        self.seats = (self.seats + [DEFAULT_COMPUTER] * n)[:n]
         for p in range(1, n + 1):
             name = g.players.names[p - 1] if p <= len(g.players.names) else _("Player {n}").format(n=p)
             app.text(surf, name, (x, y + 4), 15)

@@ -1,0 +1,79 @@
+"""`nomv match`: games between computer players, seats taking turns, several at once, with a
+summary a user can trust and records that replay."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nomv
+from nomv.ai import match
+from nomv.cli import main
+
+
+def test_a_match_is_repeatable_and_the_same_with_several_processes():
+    game = nomv.Game.load("tictactoe")
+    specs = ["mcts:300it", "random"]
+    alone = match.run(game, specs, 6, seed=4, jobs=1)
+    together = match.run(game, specs, 6, seed=4, jobs=2)
+    assert [r.record for r in alone] == [r.record for r in together]
+    assert [r.seats for r in alone] == [(0, 1), (1, 0)] * 3
+    table = match.standings(specs, alone)
+    assert table[0].wins + table[0].draws + table[0].losses == 6
+    assert table[0].wins == table[1].losses and table[0].draws == table[1].draws
+
+
+def test_each_game_counts_for_the_player_in_the_winning_seat():
+    specs = ["a", "b"]
+    results = [match.GameResult(1, 0, (0, 1), (1, 2), 1, 5, {}),     # a (seat 1) wins
+               match.GameResult(2, 0, (1, 0), (1, 2), 1, 5, {}),     # b (seat 1) wins
+               match.GameResult(3, 1, (0, 1), (1, 1), None, 9, {}),  # draw
+               match.GameResult(4, 1, (1, 0), None, None, 99, {})]   # unfinished
+    a, b = match.standings(specs, results)
+    assert (a.wins, a.draws, a.losses, a.unfinished) == (1, 1, 1, 1)
+    assert (b.wins, b.draws, b.losses, b.unfinished) == (1, 1, 1, 1)
+    assert a.score == b.score == 0.5
+
+
+def test_three_players_two_agents():
+    # Two seats for the first agent in odd games: it wins when either of them does.
+    results = [match.GameResult(1, 0, (0, 1, 0), (2, 3, 1), 3, 7, {})]
+    a, b = match.standings(["a", "b"], results)
+    assert (a.wins, b.losses) == (1, 1)
+
+
+def test_the_command_prints_a_summary_and_keeps_records(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    assert main(["match", "trinim", "--players", "mcts:500it,random", "-n", "4", "--swap",
+                 "--seed", "2", "--jobs", "2", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Trinim: 4 games (each deal played from every seat, seed 2, 2 jobs)" in text
+    assert "mcts:500it" in text and "95% interval" in text and "average length" in text
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4
+    records = [nomv.Record.from_text(line) for line in lines]
+    assert sorted(r.seed for r in records) == [2, 2, 3, 3]
+    for record in records:
+        pos = record.replay()
+        assert pos.outcome() is not None and record.players in (["mcts:500it", "random"], ["random", "mcts:500it"])
+
+
+def test_json_output_and_min_score(capsys):
+    assert main(["match", "tictactoe", "--players", "random,mcts:2000it", "-n", "2", "--seed", "1",
+                 "--jobs", "1", "--json", "--min-score", "0.9"]) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["games"] == 2 and [p["player"] for p in data["players"]] == ["random", "mcts:2000it"]
+    assert data["players"][1]["iterations_per_move"] == 2000
+    assert "random scored" in captured.err and "below --min-score 0.9" in captured.err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "mcts,humna"], "unknown player 'humna' (did you mean 'human'?)"),
+    (["--players", "human,mcts"], "a match is played by computer players"),
+    (["--players", "mcts,random,random"], "3 players given, but Tic-tac-toe is played by 2 here"),
+    (["-n", "0"], "-n must be at least 1"),
+])
+def test_bad_arguments_say_what_is_wrong(argv, message, capsys):
+    assert main(["match", "tictactoe", *argv]) in (1, 2)
+    assert message in capsys.readouterr().err
