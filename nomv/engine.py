@@ -169,6 +169,14 @@ class LuaEngine:
     def view(self, state: Any, player: int) -> Any:
         return self._call("view", state, player)
 
+    def determinize(self, view: Any, player: int, seed: list[int]) -> Any:
+        """The game's determinize(view, player, rng) (a state handle), or None without one."""
+        return self._call("determinize", view, player, self.table(seed))
+
+    def evaluate(self, state: Any, player: int) -> float | None:
+        """The game's evaluate(state, player), or None without one."""
+        return self._call("evaluate", state, player)
+
     def dump(self, state: Any) -> Any:
         return json.loads(self._call("dump", state))
 

@@ -21,7 +21,12 @@ CODES: dict[str, tuple[str, str]] = {
     "E052": ("dead-end", "moves is empty while result says the game goes on"),
     "E053": ("bad-result", "result returned something malformed"),
     "E055": ("bad-return", "check, view, text or another hook returned the wrong kind of value"),
-    "E060": ("play-mutates-input", "play (or random_move, view) changed the state it was given"),
+    "E056": ("bad-determinize", "determinize gave a state the player could tell from the real one, "
+                                "or one with other legal moves"),
+    "W057": ("no-determinize", "the game hides information (view) but has no determinize: the "
+                               "computer player searches the view as if it were the whole state"),
+    "E058": ("bad-evaluate", "evaluate returned something other than a number from 0 to 1"),
+    "E060": ("play-mutates-input", "play (or random_move, view, determinize, evaluate) changed the state it was given"),
     "E061": ("nondeterministic", "the same seed and moves gave a different game"),
     "E062": ("no-end", "a random game did not end within the ply limit"),
     "E063": ("to-move-out-of-range", "the player to move is not a player number"),

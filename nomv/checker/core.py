@@ -46,6 +46,8 @@ _CONTRACT = [
     ("check", r"check must return", "E055"),
     ("view", r"view must return", "E055"),
     ("text", r"text must return", "E055"),
+    ("determinize", r"determinize must return", "E056"),
+    ("evaluate", r"evaluate must return", "E058"),
     (None, r"the game has no ", "E010"),
     (None, r"moves returned no move", "E052"),
 ]
@@ -368,6 +370,10 @@ class _ScriptChecker:
                 return False
             if full and "view" in hooks and not self._view(state, before, p, here):
                 return False
+            if full and "determinize" in hooks and not self._determinize(state, before, p, moves, seed * 1000 + ply, here):
+                return False
+            if full and "evaluate" in hooks and not self._evaluate(state, before, np, here):
+                return False
             if "random_move" in hooks and (full or count <= SMALL):
                 ok, small = self._random_move(state, moves, before, seed * 1000 + ply, here,
                                               small_checked < 3)
@@ -482,6 +488,52 @@ class _ScriptChecker:
             return False
         for code, message in validate_scene(scene)[0]:
             self.r.add(self.line("scene"), code, f"{message} ({here}, the view of player {player})")
+        return True
+
+    def _determinize(self, state, before, player: int, moves: list[Move], seed: int, here: str) -> bool:
+        """What the computer player searches: a state drawn from the mover's view must look the
+        same to the mover and offer the same moves."""
+        engine, line = self.game.engine, self.line("determinize")
+        try:
+            view = engine.view(state, player)
+            seen = engine.dump(view)
+            drawn = engine.determinize(view, player, seed_words(seed))
+        except ScriptError as exc:
+            self.script_error(exc, here)
+            return False
+        try:
+            engine.dump(drawn)
+        except ScriptError as exc:
+            self.r.add(line, "E041", f"determinize must return plain data: {exc.message} ({here})")
+            return False
+        if engine.dump(view) != seen or engine.dump(state) != before:
+            self.r.add(line, "E060", f"determinize changed the state it was given ({here})")
+        try:
+            again = engine.dump(engine.view(drawn, player))
+            drawn_moves = [Move.from_json(m) for m in engine.moves(drawn)]
+        except ScriptError as exc:
+            self.script_error(exc, f"{here}, a state from determinize")
+            return False
+        if again != seen:
+            self.r.add(line, "E056", f"player {player} can tell the state from determinize from the real "
+                       f"one: their view differs{_first_difference(seen, again, 'view')} ({here})")
+        elif drawn_moves != moves:
+            extra = [str(m) for m in drawn_moves if m not in set(moves)][:3]
+            gone = [str(m) for m in moves if m not in set(drawn_moves)][:3]
+            self.r.add(line, "E056", "the state from determinize has other legal moves than the real "
+                       f"one (more: {', '.join(extra) or 'none'}; fewer: {', '.join(gone) or 'none'}) ({here})")
+        return True
+
+    def _evaluate(self, state, before, players: int, here: str) -> bool:
+        engine = self.game.engine
+        for p in range(1, players + 1):
+            try:
+                engine.evaluate(state, p)
+            except ScriptError as exc:
+                self.script_error(exc, here)
+                return False
+        if engine.dump(state) != before:
+            self.r.add(self.line("evaluate"), "E060", f"evaluate changed the state it was given ({here})")
         return True
 
     def _random_move(self, state, moves: list[Move], before, seed: int, here: str,

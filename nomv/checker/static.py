@@ -13,9 +13,9 @@ from .scene import colour_ok
 #: Every field of the game table nomv knows.  Hooks are the ones that must be functions.
 FIELDS = ("name", "title", "info", "players", "options", "variants", "check", "setup", "moves",
           "play", "result", "to_move", "scene", "notation", "parse", "random_move", "view",
-          "text", "grid", "pieces", "evaluate")
+          "determinize", "text", "grid", "pieces", "evaluate")
 HOOKS = ("check", "setup", "moves", "play", "result", "to_move", "scene", "notation", "parse",
-         "random_move", "view", "text", "evaluate")
+         "random_move", "view", "determinize", "text", "evaluate")
 REQUIRED_HOOKS = ("setup", "moves", "play", "result")
 FIELD_TYPES = {"name": ("string",), "title": ("string",), "info": ("table",),
                "players": ("number", "table"), "options": ("table",), "variants": ("table",),
@@ -195,6 +195,11 @@ def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -
         elif f in FIELD_TYPES and t not in FIELD_TYPES[f]:
             want = " or a ".join(FIELD_TYPES[f])
             report.add(lines.field(f), "E011", f"{f} must be a {want}, not a {t}")
+    if types.get("view") == "function" and "determinize" not in types:
+        report.add(lines.field("view"), "W057",
+                   "the game hides information (view) but has no determinize(view, player, rng): "
+                   "the computer player will search the view as if it were the whole state; add "
+                   "determinize to fill in what the player does not know at random")
     if types.get("players") in ("number", "table"):
         _check_players(report, desc.get("players"), lines.field("players"))
     if types.get("options") == "table":

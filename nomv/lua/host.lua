@@ -805,6 +805,29 @@ function H.view(state, player)
   end)
 end
 
+-- For the checker: the game's determinize(view, player, rng), or nil without one.
+function H.determinize(view, player, seed)
+  if type(G.determinize) ~= "function" then return true, nil end
+  return guarded("determinize", function()
+    local d = G.determinize(view, player, Rng.new(seed))
+    if type(d) ~= "table" then contract(format("determinize must return a state (a table), got %s", describe(d))) end
+    if d._rng == nil then d._rng = view._rng end
+    return d
+  end)
+end
+
+-- For the checker: the game's evaluate(state, player), or nil without one.
+function H.evaluate(state, player)
+  if type(G.evaluate) ~= "function" then return true, nil end
+  return guarded("evaluate", function()
+    local v = G.evaluate(state, player)
+    if type(v) ~= "number" or v ~= v or v < 0 or v > 1 then
+      contract(format("evaluate must return a number from 0 (lost) to 1 (won) for player %d, got %s", player, describe(v)))
+    end
+    return v
+  end)
+end
+
 function H.dump(state)
   return guarded("dump", function() return to_json(state, "state") end)
 end

@@ -1,0 +1,26 @@
+-- expect: E058 21
+-- evaluate answers in points, not as a chance from 0 to 1
+local g = nomv.grid.square(3, 1)
+return {
+  name = "bad",
+  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
+  moves = function(s)
+    local out = {}
+    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s)
+    for i = 1, 3 do if s.board[i] == 0 then return nil end end
+    return {winner = 1}
+  end,
+  evaluate = function(s, p)  -- <- E058
+    return nomv.count(s.board, p) * 10
+  end,
+  grid = g,
+  pieces = {{fill = "black"}, {fill = "white"}},
+}
