@@ -39,6 +39,7 @@ local function arm()
   local now = clock()
   deadline = limit_seconds > 0 and now + limit_seconds or huge
   if beat ~= nil and now - last_beat >= 0.05 then last_beat = now; beat() end
+  return now
 end
 local function disarm() deadline = huge end
 

@@ -55,6 +55,26 @@ return function(K)
     return r
   end
 
+  -- The rewards for what result() returned at the end of a game.  A plain winner or draw is
+  -- read directly (the end of every playout); anything else goes through the host's checks.
+  local function final_rewards(res, np)
+    if type(res) == "table" and res.ranks == nil and res.scores == nil then
+      local w = res.winner
+      local r = {}
+      if w ~= nil then
+        if type(w) == "number" and w >= 1 and w <= np and w == floor(w) then
+          for p = 1, np do r[p] = 0 end
+          r[w] = 1
+          return r
+        end
+      elseif res.draw then
+        for p = 1, np do r[p] = np == 1 and 1 or 0.5 end
+        return r
+      end
+    end
+    return rewards(outcome(res, np), np)
+  end
+
   -- Rewards for a playout cut short: the game's evaluate(state, player) if it has one, else
   -- the value of a draw.
   local function estimate(state, np)
@@ -80,7 +100,7 @@ return function(K)
     local plies = 0
     while true do
       local res = result(state)
-      if res ~= nil and res ~= false then return rewards(outcome(res, np), np) end
+      if res ~= nil and res ~= false then return final_rewards(res, np) end
       if plies >= limit then return estimate(state, np) end
       state = do_play(state, random_move_of(state, rng))
       plies = plies + 1
@@ -89,7 +109,7 @@ return function(K)
 
   local function terminal_rewards(state, np)
     local res = K.game().result(state)
-    if res ~= nil and res ~= false then return rewards(outcome(res, np), np) end
+    if res ~= nil and res ~= false then return final_rewards(res, np) end
     return nil
   end
 
@@ -365,7 +385,9 @@ return function(K)
     local start = clock()
     local deadline = seconds and start + seconds or huge
     local limit = iterations or huge
-    local done = 0
+    -- Reading the clock costs a system call: look at it (and re-arm the time limit, which
+    -- bounds each stretch between looks) about every 5 ms of work, not every iteration.
+    local done, look, every = 0, 1, 1
     while done < limit do
       if T.open and T.info == nil then
         -- What the mover may know, the root of every determinisation of this search.
@@ -380,7 +402,6 @@ return function(K)
         T.nodes = 1
         T.root = T.open and open_node(np) or closed_node(state, np)
       end
-      arm()
       if T.open then
         open_iteration(T, path, rng)
       else
@@ -393,7 +414,14 @@ return function(K)
         end
       end
       done = done + 1
-      if done % 16 == 0 and clock() >= deadline then break end
+      if done >= look then
+        local now = arm()
+        if now >= deadline then break end
+        local rate = done / (now - start + 1e-6)
+        every = floor(rate * 0.005)
+        if every < 1 then every = 1 elseif every > 256 then every = 256 end
+        look = done + every
+      end
     end
     local elapsed = clock() - start
     T.info = nil
