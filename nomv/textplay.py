@@ -57,7 +57,9 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
             move = agents[player].choose(pos)
             text = pos.notation(move)
             pos.play(move)
-            say(f"{names.name(player)} plays {text}")
+            last = agents[player].last
+            expects = f" (expects {round(100 * last['value'])}%)" if last and "value" in last else ""
+            say(f"{names.name(player)} plays {text}{expects}")
             continue
         try:
             line = read(f"{names.name(player)}> ").strip()
