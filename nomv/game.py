@@ -336,8 +336,9 @@ class Position:
             cache["!" + (key or "outcome")] = exc
             return
         for key, (status, value) in zip(("outcome", "to_move", "moves", "notations"), replies):
-            if status == "error" and isinstance(value, LimitError):
-                # Kept: asking again would cost the time limit a second time.
+            if status == "error" and isinstance(value, ScriptError):
+                # Kept: hooks depend on the state alone, and asking again would cost the time
+                # again (a whole time limit, or seconds for a stack overflow under Lua 5.4).
                 cache["!" + key] = value
         (rs, result), (ts, to_move), (ms, moves), (ns, notations) = replies
         if rs != "ok":
