@@ -242,17 +242,8 @@ def cmd_play(args) -> int:
 def _play_gui(args, pos: Position, seats: list[str]) -> int:
     from .gui import i18n
     i18n.setup(args.lang)
-    from .gui.app import App, autosave_path
-    from .record import Record
-    resume = None
-    if not args.open:
-        path = autosave_path()
-        try:
-            saved = Record.load(path) if path.is_file() else None
-        except NomvError:
-            saved = None
-        if saved is not None and saved.moves and saved.result is None:
-            resume = saved
+    from .gui.app import App, pending_autosave
+    resume = None if args.open else pending_autosave()
     app = App(pos, seats, resume=resume, lang=args.lang)
     if not args.game and not args.open:
         app.open_dialog("new")

@@ -282,10 +282,16 @@ class Position:
     def _memo(self, key: str, compute):
         cache = self._cache[-1]
         if key not in cache:
-            failed = cache.get("!" + key)  # a hook that ran over its limit would again
+            failed = cache.get("!" + key)  # a hook that failed here would again
             if failed is not None:
                 raise failed
-            cache[key] = self._run(compute)
+            try:
+                cache[key] = self._run(compute)
+            except ScriptError as exc:
+                # Hooks depend on the state alone: asking again (the window draws the scene
+                # every frame) would cost the same error, a whole time limit for a hang.
+                cache["!" + key] = exc
+                raise
         return cache[key]
 
     def _run(self, compute):

@@ -30,7 +30,7 @@ local LIMIT = setmetatable({}, {__tostring = function() return "time limit" end,
 
 -- Caps on what a script can hand to Python, so that a hostile script cannot exhaust the host
 -- process (or the window drawing its scene) with a reply that fits in the script's own memory.
-local MAX_JSON = 16 * 1024 * 1024   -- bytes of one reply (moves, scene, state, ...)
+local MAX_JSON = 8 * 1024 * 1024    -- bytes of one reply (moves, scene, state, ...)
 local MAX_MOVES = 100000            -- legal moves in one position
 local MAX_STEP = 1000               -- characters of one step id
 local MAX_SCENE_ITEMS = 20000       -- items in one scene

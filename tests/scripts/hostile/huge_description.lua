@@ -1,7 +1,7 @@
--- Rules text of seventeen megabytes.
--- expect: game.info.rules is a string of 17000000 characters, too large to hand over
+-- Rules text of nine megabytes.
+-- expect: game.info.rules is a string of 9000000 characters, too large to hand over
 -- hook: load
-local rules = string.rep("r", 1.7e7)
+local rules = string.rep("r", 9e6)
 return {
   name = "hostile",
   setup = function(opts, rng)

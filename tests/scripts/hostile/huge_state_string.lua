@@ -1,10 +1,10 @@
--- Keeps a seventeen-megabyte string in its state.
--- expect: state.big is a string of 17000000 characters, too large to hand over
+-- Keeps a nine-megabyte string in its state.
+-- expect: state.big is a string of 9000000 characters, too large to hand over
 -- hook: dump
 return {
   name = "hostile",
   setup = function(opts, rng)
-    do return {n = 0, to_move = 1, big = string.rep("x", 1.7e7)} end
+    do return {n = 0, to_move = 1, big = string.rep("x", 9e6)} end
     return {n = 0, to_move = 1}
   end,
   moves = function(s)
