@@ -159,3 +159,45 @@ def test_the_corpus_is_complete():
     hung = {w.hook for w in wanted if w.kind == "time"}
     assert {"load", "setup", "moves", "play", "result", "scene"} <= hung
     assert any(w.kind == "memory" for w in wanted)
+
+
+def busy_game(iterations: int) -> str:
+    """The canary whose moves() first does some honest arithmetic."""
+    return CANARY.replace("  moves = function(s)\n",
+                          "  moves = function(s)\n"
+                          f"    local x = 0 for i = 1, {iterations} do x = (x + i * 7) % 1000003 end\n"
+                          "    if x < 0 then return {} end\n", 1)
+
+
+def cpu_seconds_of_moves(source: str, runtime: str) -> float:
+    import time
+    engine = nomv.engine.LuaEngine(source, "busy.lua", runtime, time_limit=1000)  # hook on, as under a limit
+    state = engine.setup({"players": 2}, nomv.game.seed_words(1))
+    start = time.process_time()
+    engine.moves(state)
+    return time.process_time() - start
+
+
+def test_long_legal_work_is_not_stopped_before_its_limit(lua):
+    # A moves() that needs over half a second of CPU (measured here, on this machine) runs to
+    # the end under a limit 1.5 times as long, in a worker as players run it; the same work
+    # under a limit a fifth as long is stopped (so the limit is real, and this test can fail).
+    iterations = 1_000_000
+    while (spent := cpu_seconds_of_moves(busy_game(iterations), lua)) < 0.6:
+        iterations = int(iterations * min(max(0.7 / max(spent, 1e-3), 1.5), 100))
+    source = busy_game(iterations)
+    with nomv.Game(source, "busy.lua", lua, time_limit=spent * 1.5) as game:
+        assert len(game.start(seed=1).legal_moves) == 3
+    with nomv.Game(source, "busy.lua", lua, time_limit=spent / 5) as game:
+        with pytest.raises(LimitError) as err:
+            game.start(seed=1).legal_moves
+        assert err.value.hook == "moves" and err.value.kind == "time"
+
+
+def test_nomv_check_on_the_command_line_reports_a_hang_with_the_limit_given(capsys):
+    from nomv.cli import main
+    path = CORPUS / "hang_moves.lua"
+    assert main(["check", str(path), "--time-limit", "0.3", "--memory-mb", "48", "--jobs", "1",
+                 "--quick", "--no-coverage", "--playouts", "1"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:" in out and "error[E101]" in out and "took longer than 0.3 seconds" in out

@@ -87,3 +87,24 @@ def test_the_window_shows_the_attack_and_keeps_running(name, lua, tmp_path):
         assert app.pos.history_notation == ["b2"] and app.error is None
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("items", [
+    [{"shape": "line", "points": [0, 0, 1, 1], "width": 9e5}],                       # a huge stroke
+    [{"shape": "circle", "x": 1e6, "y": -1e6, "r": 1e6}],                             # far and huge
+    [{"shape": "text", "x": 0, "y": 0, "text": "x" * 5000, "size": 1e6}],             # huge text
+    [{"shape": "circle", "x": 0, "y": 0, "r": 1e-300}],                               # a dot
+    [{"shape": "polygon", "points": ["a", "b", 1, 2, 3, 4]}, 7, None,                 # malformed
+     {"shape": "circle", "x": "1", "y": None, "r": True, "id": 5}, {"shape": "text", "text": {"a": 1}}],
+], ids=["stroke", "far", "text", "dot", "malformed"])
+def test_the_window_draws_any_scene_the_host_lets_through(items, tmp_path):
+    # The host refuses NaN, infinities and numbers beyond 1e6; what remains must draw and
+    # hit-test without an exception, next to a normal cell.
+    from nomv.gui.view import SceneView
+    import pygame
+    pygame.display.init()
+    scene = {"items": items + [{"shape": "rect", "x": 0, "y": 0, "w": 1, "h": 1, "id": "a"}]}
+    view = SceneView(scene, pygame.Rect(0, 0, 800, 600))
+    surf = pygame.Surface((800, 600))
+    view.draw(surf, (0, 0, 0), {"a"}, ["a"], "a", True, True)
+    assert view.hit(*view.centre_px("a")) in ("a", None)
