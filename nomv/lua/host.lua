@@ -495,7 +495,10 @@ function H.init(libs)
 end
 
 local function describe(v)
-  if type(v) == "string" then return format("%q", v) end
+  if type(v) == "string" then
+    if #v > 60 then return format("%q... (%d characters)", ssub(v, 1, 60), #v) end
+    return format("%q", v)
+  end
   return tostring(v)
 end
 
