@@ -523,6 +523,10 @@ class Position:
             raise GameOverError(f"the game is over; {text!r} cannot be played")
         notations = self.notations()
         text = text.strip()
+        try:
+            text.encode("utf-8")  # (terminal bytes that are not UTF-8 arrive as surrogates)
+        except UnicodeEncodeError:
+            raise IllegalMoveError(f"{text!r} is not valid text (not UTF-8)") from None
         if text in notations:
             return notations.index(text)
         if "parse" in self.game.hooks:

@@ -5,6 +5,7 @@ Whatever the input, the only exception that may come out is the parser's own err
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -139,13 +140,16 @@ def test_absurd_records_are_refused_with_what_and_where(text, message):
 
 
 def test_a_record_for_another_version_of_the_script_names_the_ply(tmp_path):
-    # The script changed since the game was saved: a move that is no longer legal is refused,
-    # naming the ply and the change.
-    record = json.loads(VALID["tictactoe"])
+    # The script changed since the game was saved: a move that is no longer legal at ply 17 is
+    # refused, naming the file, the ply and the change.
+    record = json.loads(valid_record("3verse", 20))
+    assert len(record["moves"]) == 20
     record["script_sha256"] = "0" * 64
-    record["moves"][2] = "q9"
-    with pytest.raises(RecordError, match=r"move 3 \('q9'\) cannot be played: .*\(the script has changed"):
-        nomv.Record.from_text(json.dumps(record), "old.json").replay(game=game("tictactoe"), where="old.json")
+    record["moves"][16] = "q99"
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(RecordError, match=rf"^{re.escape(str(path))}: move 17 \('q99'\) cannot be played: .*\(the script has changed"):
+        nomv.Record.load(path).replay(where=str(path))
 
 
 def test_a_script_error_during_replay_is_a_record_error(tmp_path):
@@ -217,3 +221,10 @@ def test_option_text_that_is_not_utf8_is_refused():
     options = dict(OPTION_SETS)["trinim"]
     with pytest.raises(OptionError, match="option 'layout': .* is not valid text"):
         options.resolve({"layout": "b/bb\udcff"}, text=True)
+
+
+def test_move_text_that_is_not_utf8_is_an_illegal_move():
+    pos = game("tictactoe").start(seed=1)
+    with pytest.raises(nomv.IllegalMoveError, match="is not valid text"):
+        pos.play("a1\udcff")
+    assert pos.ply == 0

@@ -24,6 +24,7 @@ import pytest
 import nomv
 from nomv.checker import check
 from nomv.errors import LimitError, ScriptError
+from conftest import MINIMAL
 
 CORPUS = Path(__file__).parent / "scripts" / "hostile"
 SCRIPTS = sorted(CORPUS.glob("*.lua"))
@@ -77,39 +78,23 @@ def run_through_api(path: Path, runtime: str) -> ScriptError | None:
     return None
 
 
-# A game that uses everything a hostile script may have tried to change.
-CANARY = """
-local g = nomv.grid.square(3, 1)
-local function check(cond, what) if not cond then error("broken: " .. what) end end
-return {
-  name = "canary",
-  grid = g,
+# A game that uses everything a hostile script may have tried to change (conftest's minimal
+# game, whose setup checks the shared libraries first).
+CANARY = MINIMAL.replace('  name = "minimal",\n', '  name = "canary",\n  grid = g,\n', 1).replace(
+    "  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,\n", """
   setup = function(opts, rng)
+    local function check(cond, what) if not cond then error("broken: " .. what) end end
     check(string.rep("ab", 2) == "abab" and ("x"):rep(3) == "xxx", "string.rep")
     check(string.format("%d-%s", 3, "a") == "3-a" and ("%d"):format(4) == "4", "string.format")
     check(math.floor(2.5) == 2, "math.floor")
     local t = {} table.insert(t, 1) check(#t == 1, "table.insert")
     check(nomv.copy({1})[1] == 1 and g.n == 3, "nomv")
     local n = 0 for _ in pairs({a = 1}) do n = n + 1 end for _ in ipairs({1}) do n = n + 1 end
-    check(n == 2, "pairs")
-    return {board = {0, 0, 0}, to_move = 1, rolled = rng:int(6)}
+    check(n == 2 and rng:int(6) >= 1, "pairs and the rng")
+    return {board = {0, 0, 0}, to_move = 1}
   end,
-  moves = function(s)
-    local out = {}
-    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
-    return out
-  end,
-  play = function(s, m)
-    local b = nomv.copy(s.board)
-    b[g:at(m[1])] = s.to_move
-    return {board = b, to_move = 3 - s.to_move, rolled = s.rolled}
-  end,
-  result = function(s)
-    for i = 1, 3 do if s.board[i] == 0 then return nil end end
-    return {winner = 1}
-  end,
-}
-"""
+""", 1)
+assert "broken: " in CANARY and "grid = g" in CANARY
 
 
 def assert_a_new_game_is_unaffected(runtime: str) -> None:
