@@ -162,6 +162,7 @@ class Game:
         self.engine = engine_class(source, path, runtime, time_limit, memory_limit)
         self.runtime = self.engine.runtime
         d = self.engine.description
+        _check_sizes(d, path)
         self.fields: list[str] = d.get("fields", [])
         self.hooks: list[str] = d.get("hooks", [])
         self.unknown_fields: list[str] = d.get("unknown", [])
@@ -253,6 +254,39 @@ class Game:
         seconds = time.perf_counter() - start
         return PlayoutStats(raw["games"], seconds, raw["plies"], raw["longest"], raw["shortest"],
                             list(raw["wins"]), raw["draws"], raw["unfinished"], raw.get("lost", 0))
+
+
+#: Sizes of a game table's data that no genuine game comes near; the window draws these texts
+#: every frame, and Python reads the options and variants one by one.
+MAX_DATA_TEXT = 100_000     # characters of any text (the rules included)
+MAX_NAME = 200              # characters of the title or a player's name
+MAX_OPTIONS = 200           # options, and variants
+
+
+def _check_sizes(description: dict, path: str) -> None:
+    def walk(value: Any, where: str) -> None:
+        if isinstance(value, str) and len(value) > MAX_DATA_TEXT:
+            raise ScriptError(f"{where} is {len(value)} characters long; at most {MAX_DATA_TEXT}", path, hook="load")
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{where}.{k}")
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, f"{where}[{i + 1}]")
+    walk(description, "game")
+    for key in ("options", "variants"):
+        if isinstance(description.get(key), dict) and len(description[key]) > MAX_OPTIONS:
+            raise ScriptError(f"{key} has {len(description[key])} entries; at most {MAX_OPTIONS}", path, hook="load")
+    players = description.get("players")
+    names = players.get("names") if isinstance(players, dict) else None
+    names = list(names.values()) if isinstance(names, dict) else list(names) if isinstance(names, list) else []
+    named = [description.get("title")] + names
+    for text in named:
+        texts = text.values() if isinstance(text, dict) else [text]  # a text in several languages
+        for t in texts:
+            if isinstance(t, str) and len(t) > MAX_NAME:
+                raise ScriptError(f"a title or player name is {len(t)} characters long; at most {MAX_NAME}",
+                                  path, hook="load")
 
 
 _SEPARATORS = re.compile(r"[\s,;/\-]+")

@@ -37,6 +37,8 @@ local MAX_SCENE_ITEMS = 20000       -- items in one scene
 local MAX_SCENE_NUMBER = 1e6        -- |coordinate|, size, width of a scene item (board units)
 local MAX_TEXT = 1024 * 1024        -- characters of text() and other strings returned as such
 local MAX_MESSAGE = 2000            -- characters of an error message
+local MAX_LABEL = 1000              -- characters of a notation, scene text or label, status, reason
+                                    -- (the window measures and wraps them every frame)
 local deadline, limit_seconds = huge, 5
 local function hook()
   if clock() > deadline then error(LIMIT, 0) end
@@ -678,6 +680,9 @@ local function outcome(res, np)
   if firsts ~= 1 then winner = nil end
   if res.winner ~= nil and winner ~= res.winner then contract("result: winner and ranks disagree") end
   -- shared: several players tie for first (a draw); no one first at all means everyone lost.
+  if type(res.reason) == "string" and #res.reason > MAX_LABEL then
+    contract(format("result: reason is %d characters long; at most %d", #res.reason, MAX_LABEL))
+  end
   return {winner = winner, ranks = ranks, scores = res.scores, reason = res.reason,
           shared = firsts > 1 or nil}
 end
@@ -785,6 +790,9 @@ function H.notations(state)
       if type(text) ~= "string" or text == "" then
         contract(format("notation must return a non-empty string, got %s", describe(text)))
       end
+      if #text > MAX_LABEL then
+        contract(format("notation returned %d characters; at most %d", #text, MAX_LABEL))
+      end
       out[i] = text
     end
     return to_json(out, "notation")
@@ -849,9 +857,17 @@ local function scene_number(v, i, key)
   end
 end
 
+local function scene_text(v, i, key)
+  if type(v) == "string" and #v > MAX_LABEL then
+    contract(format("scene item %d: %s is %d characters long; at most %d", i, key, #v, MAX_LABEL))
+  end
+end
+
 local function check_scene_item(item, i)
   if type(item) ~= "table" then return end  -- the window skips it; nomv check reports it
   for _, key in ipairs(SCENE_NUMBERS) do scene_number(rawget(item, key), i, key) end
+  scene_text(rawget(item, "text"), i, "text")
+  scene_text(rawget(item, "label"), i, "label")
   local pts = rawget(item, "points")
   if type(pts) == "table" then
     for k = 1, #pts do scene_number(rawget(pts, k), i, "points[" .. k .. "]") end
@@ -867,6 +883,9 @@ function H.scene(state)
     end
     local items = {}
     for i = 1, #sc do items[i] = sc[i]; check_scene_item(sc[i], i) end
+    if type(sc.status) == "string" and #sc.status > MAX_LABEL then
+      contract(format("scene status is %d characters long; at most %d", #sc.status, MAX_LABEL))
+    end
     return to_json({items = items, bounds = sc.bounds, status = sc.status}, "scene")
   end)
 end
