@@ -242,17 +242,8 @@ def cmd_play(args) -> int:
 def _play_gui(args, pos: Position, seats: list[str]) -> int:
     from .gui import i18n
     i18n.setup(args.lang)
-    from .gui.app import App, autosave_path
-    from .record import Record
-    resume = None
-    if not args.open:
-        path = autosave_path()
-        try:
-            saved = Record.load(path) if path.is_file() else None
-        except NomvError:
-            saved = None
-        if saved is not None and saved.moves and saved.result is None:
-            resume = saved
+    from .gui.app import App, pending_autosave
+    resume = None if args.open else pending_autosave()
     app = App(pos, seats, resume=resume, lang=args.lang)
     if not args.game and not args.open:
         app.open_dialog("new")
@@ -369,10 +360,15 @@ def cmd_check(args) -> int:
     paths = []
     for name in args.scripts:
         paths.append(name if name.endswith(".lua") or os.sep in name else str(catalog.find(name).path))
+    limits: dict[str, Any] = {}  # the checker's own defaults (2 s, 256 MB) unless given
+    if args.time_limit is not None:
+        limits["time_limit"] = float(args.time_limit)
+    if args.memory_mb is not None:
+        limits["memory_limit"] = int(float(args.memory_mb) * 2**20)
     report = check(paths, playouts=args.playouts, seed=args.seed,
                    options=_option_pairs(args.option) or None, text_options=True,
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
-                   extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1)
+                   extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1, **limits)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

@@ -162,6 +162,7 @@ class Game:
         self.engine = engine_class(source, path, runtime, time_limit, memory_limit)
         self.runtime = self.engine.runtime
         d = self.engine.description
+        _check_sizes(d, path)
         self.fields: list[str] = d.get("fields", [])
         self.hooks: list[str] = d.get("hooks", [])
         self.unknown_fields: list[str] = d.get("unknown", [])
@@ -255,6 +256,39 @@ class Game:
                             list(raw["wins"]), raw["draws"], raw["unfinished"], raw.get("lost", 0))
 
 
+#: Sizes of a game table's data that no genuine game comes near; the window draws these texts
+#: every frame, and Python reads the options and variants one by one.
+MAX_DATA_TEXT = 100_000     # characters of any text (the rules included)
+MAX_NAME = 200              # characters of the title or a player's name
+MAX_OPTIONS = 200           # options, and variants
+
+
+def _check_sizes(description: dict, path: str) -> None:
+    def walk(value: Any, where: str) -> None:
+        if isinstance(value, str) and len(value) > MAX_DATA_TEXT:
+            raise ScriptError(f"{where} is {len(value)} characters long; at most {MAX_DATA_TEXT}", path, hook="load")
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{where}.{k}")
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, f"{where}[{i + 1}]")
+    walk(description, "game")
+    for key in ("options", "variants"):
+        if isinstance(description.get(key), dict) and len(description[key]) > MAX_OPTIONS:
+            raise ScriptError(f"{key} has {len(description[key])} entries; at most {MAX_OPTIONS}", path, hook="load")
+    players = description.get("players")
+    names = players.get("names") if isinstance(players, dict) else None
+    names = list(names.values()) if isinstance(names, dict) else list(names) if isinstance(names, list) else []
+    named = [description.get("title")] + names
+    for text in named:
+        texts = text.values() if isinstance(text, dict) else [text]  # a text in several languages
+        for t in texts:
+            if isinstance(t, str) and len(t) > MAX_NAME:
+                raise ScriptError(f"a title or player name is {len(t)} characters long; at most {MAX_NAME}",
+                                  path, hook="load")
+
+
 _SEPARATORS = re.compile(r"[\s,;/\-]+")
 
 
@@ -282,10 +316,16 @@ class Position:
     def _memo(self, key: str, compute):
         cache = self._cache[-1]
         if key not in cache:
-            failed = cache.get("!" + key)  # a hook that ran over its limit would again
+            failed = cache.get("!" + key)  # a hook that failed here would again
             if failed is not None:
                 raise failed
-            cache[key] = self._run(compute)
+            try:
+                cache[key] = self._run(compute)
+            except ScriptError as exc:
+                # Hooks depend on the state alone: asking again (the window draws the scene
+                # every frame) would cost the same error, a whole time limit for a hang.
+                cache["!" + key] = exc
+                raise
         return cache[key]
 
     def _run(self, compute):
@@ -342,8 +382,9 @@ class Position:
             cache["!" + (key or "outcome")] = exc
             return
         for key, (status, value) in zip(("outcome", "to_move", "moves", "notations"), replies):
-            if status == "error" and isinstance(value, LimitError):
-                # Kept: asking again would cost the time limit a second time.
+            if status == "error" and isinstance(value, ScriptError):
+                # Kept: hooks depend on the state alone, and asking again would cost the time
+                # again (a whole time limit, or seconds for a stack overflow under Lua 5.4).
                 cache["!" + key] = value
         (rs, result), (ts, to_move), (ms, moves), (ns, notations) = replies
         if rs != "ok":
@@ -522,6 +563,10 @@ class Position:
             raise GameOverError(f"the game is over; {text!r} cannot be played")
         notations = self.notations()
         text = text.strip()
+        try:
+            text.encode("utf-8")  # (terminal bytes that are not UTF-8 arrive as surrogates)
+        except UnicodeEncodeError:
+            raise IllegalMoveError(f"{text!r} is not valid text (not UTF-8)") from None
         if text in notations:
             return notations.index(text)
         if "parse" in self.game.hooks:

@@ -50,9 +50,18 @@ class OptionSpec:
             raise ScriptError(f"options.{name} has no default", path)
         default = raw["default"]
         choices = raw.get("choices") or ()
-        if isinstance(choices, dict):
+        if isinstance(choices, dict):  # a Lua list that JSON saw as an object
+            if not all(isinstance(k, str) and k.isdigit() for k in choices):
+                raise ScriptError(f"options.{name}.choices must be a list of values", path)
             choices = tuple(choices[k] for k in sorted(choices, key=int))
+        if not isinstance(choices, (list, tuple)):
+            raise ScriptError(f"options.{name}.choices must be a list of values", path)
         choices = tuple(choices)
+        for key in ("min", "max", "order"):
+            bound = raw.get(key)
+            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, (int, float))
+                                      or not math.isfinite(bound)):
+                raise ScriptError(f"options.{name}.{key} must be a number, got {bound!r}"[:200], path)
         kind = raw.get("type")
         if kind is None:
             if choices:
@@ -73,7 +82,7 @@ class OptionSpec:
             default = int(default)
         spec = cls(name, kind, default, raw.get("min"), raw.get("max"),
                    tuple(int(c) if isinstance(c, float) and c.is_integer() else c for c in choices),
-                   str(raw.get("help", "")), float(raw.get("order", 0)))
+                   str(raw.get("help") or ""), float(raw.get("order") or 0))
         try:
             spec.validate(default)
         except OptionError as exc:
@@ -136,6 +145,10 @@ class OptionSpec:
             return value
         if not isinstance(value, str):
             raise OptionError(f"option '{name}': {value!r} is not text", name)
+        try:
+            value.encode("utf-8")  # (command-line bytes that are not UTF-8 arrive as surrogates)
+        except UnicodeEncodeError:
+            raise OptionError(f"option '{name}': {value!r} is not valid text (not UTF-8)", name) from None
         return value
 
 

@@ -12,13 +12,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalMoveError, NomvError, RecordError
+from .errors import NomvError, RecordError
 
 FORMAT = "nomv-record"
 VERSION = 1
 _FIELDS = {"format", "version", "game", "script", "script_sha256", "options", "seed", "moves",
            "players", "result"}
 MAX_MOVES = 100_000
+#: Sizes no genuine record comes near: a file past them is damaged or hostile, and refused
+#: before any of it reaches a script.
+MAX_TEXT = {"game": 200, "script": 4096, "script_sha256": 64, "result": 10_000}
+MAX_MOVE_TEXT = 10_000
+MAX_OPTIONS = 200
+MAX_OPTION_TEXT = 100_000
+MAX_PLAYERS = 16
+SEED_RANGE = (-2**63, 2**63 - 1)
+
+
+def _valid_text(s: str) -> bool:
+    """Whether a string can be written as UTF-8 (JSON's \ud800 escapes give lone surrogates,
+    which neither a script nor a file can take)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 @dataclass
@@ -84,11 +106,13 @@ class Record:
     @classmethod
     def from_text(cls, text: str, where: str = "<record>") -> "Record":
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_refuse_constant)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{where}:{exc.lineno}: not a nomv game record: {exc.msg} (column {exc.colno})") from None
         except RecursionError:
             raise RecordError(f"{where}: nested too deeply to be a game record") from None
+        except ValueError as exc:  # NaN, Infinity, a number of thousands of digits
+            raise RecordError(f"{where}: not a nomv game record: {exc}") from None
         if not isinstance(data, dict):
             raise RecordError(f"{where}: a game record is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
@@ -99,36 +123,60 @@ class Record:
         if unknown:
             raise RecordError(f"{where}: unknown field(s) {', '.join(unknown)}")
 
+        def show(value: Any) -> str:
+            return json.dumps(value)[:60]
+
+        def text_field(key: str, value: Any) -> None:
+            if isinstance(value, str):
+                if not _valid_text(value):
+                    raise RecordError(f"{where}: {key!r} is not valid text (it holds a lone surrogate)")
+                if key in MAX_TEXT and len(value) > MAX_TEXT[key]:
+                    raise RecordError(f"{where}: {key!r} is too long ({len(value)} characters; at most {MAX_TEXT[key]})")
+
         def need(key: str, kind: type | tuple, label: str) -> Any:
             if key not in data:
                 raise RecordError(f"{where}: the field {key!r} is missing")
             value = data[key]
             if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-                raise RecordError(f"{where}: {key!r} must be {label}, got {json.dumps(value)[:60]}")
+                raise RecordError(f"{where}: {key!r} must be {label}, got {show(value)}")
+            text_field(key, value)
             return value
 
         game = need("game", str, "a game name")
         script = need("script", str, "a script name or path")
         options = need("options", dict, "an object of option values")
+        if len(options) > MAX_OPTIONS:
+            raise RecordError(f"{where}: {len(options)} options is more than a record may hold ({MAX_OPTIONS})")
         for k, v in options.items():
             if not isinstance(v, (str, int, float, bool)):
-                raise RecordError(f"{where}: option {k!r} has a value that is not text, a number or true/false")
+                raise RecordError(f"{where}: option {k[:60]!r} has a value that is not text, a number or true/false")
+            for part in (k, v) if isinstance(v, str) else (k,):
+                if not _valid_text(part) or len(part) > MAX_OPTION_TEXT:
+                    raise RecordError(f"{where}: option {k[:60]!r} is not valid text or is too long")
         seed = need("seed", int, "a whole number")
+        if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+            raise RecordError(f"{where}: 'seed' must be a whole number from {SEED_RANGE[0]} to {SEED_RANGE[1]}, "
+                              f"got {show(seed)}")
         moves = need("moves", list, "a list of moves in the game's notation")
         if len(moves) > MAX_MOVES:
             raise RecordError(f"{where}: {len(moves)} moves is more than a record may hold ({MAX_MOVES})")
         for i, m in enumerate(moves):
             if not isinstance(m, str):
-                raise RecordError(f"{where}: move {i + 1} is not text: {json.dumps(m)[:60]}")
+                raise RecordError(f"{where}: move {i + 1} is not text: {show(m)}")
+            if not _valid_text(m) or len(m) > MAX_MOVE_TEXT:
+                raise RecordError(f"{where}: move {i + 1} is not valid text (or longer than {MAX_MOVE_TEXT} characters)")
         sha = data.get("script_sha256")
         if sha is not None and not isinstance(sha, str):
             raise RecordError(f"{where}: 'script_sha256' must be text")
+        text_field("script_sha256", sha)
         players = data.get("players")
-        if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
-            raise RecordError(f"{where}: 'players' must be a list of text")
+        if players is not None and (not isinstance(players, list) or len(players) > MAX_PLAYERS
+                                    or not all(isinstance(p, str) and len(p) <= 100 and _valid_text(p) for p in players)):
+            raise RecordError(f"{where}: 'players' must be a list of at most {MAX_PLAYERS} short texts")
         result = data.get("result")
         if result is not None and not isinstance(result, str):
             raise RecordError(f"{where}: 'result' must be text")
+        text_field("result", result)
         return cls(game, script, options, seed, moves, sha, players, result)
 
     def replay(self, game=None, runtime: str | None = None, where: str = "record"):
@@ -152,9 +200,10 @@ class Record:
         for ply, text in enumerate(self.moves, start=1):
             try:
                 position.play(text)
-            except IllegalMoveError as exc:
+            except NomvError as exc:  # an illegal move, or the script failed on the way
                 changed = ""
                 if self.script_sha256 and self.script_sha256 != game.sha256:
                     changed = " (the script has changed since the game was saved)"
-                raise RecordError(f"{where}: move {ply} ({text!r}) cannot be played: {exc}{changed}") from None
+                shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
+                raise RecordError(f"{where}: move {ply} ({shown}) cannot be played: {exc}{changed}") from None
         return position

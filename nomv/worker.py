@@ -48,6 +48,11 @@ def _cpu_seconds(pid: int, otherwise: float) -> float:
         return otherwise
 
 
+#: Requests whose errors the script side reports under another name: the name of the hook that
+#: runs (a worker killed inside a request must name the same hook as Lua's own time limit).
+HOOK_OF_REQUEST = {"notations": "notation", "move_count": "moves", "random_moves": "random_move"}
+
+
 class StaleStateError(ScriptError):
     """A state handle from a worker process that has since been killed (an internal signal:
     :class:`~nomv.game.Position` catches it and replays its moves)."""
@@ -311,7 +316,7 @@ class WorkerEngine:
                 self._kill()
                 self.kills += 1
                 raise LimitError(f"took longer than {limit:g} seconds (the time limit); stopped",
-                                 self.path, hook=request, kind="time")
+                                 self.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
         if status == "ok":
             return value
         if status == "error":
@@ -327,7 +332,7 @@ class WorkerEngine:
             how = f"was killed by signal {-code}"
         else:
             how = f"ended unexpectedly (exit code {code})"
-        raise ScriptError(f"the script's worker process {how}", self.path, hook=request)
+        raise ScriptError(f"the script's worker process {how}", self.path, hook=HOOK_OF_REQUEST.get(request, request))
 
     def request(self, method: str, *args: Any) -> Any:
         with self._lock:

@@ -66,7 +66,7 @@ def good(**changes):
     (good(moves="C3 D4-D2"), "'moves' must be a list"),
     (good(moves=["C3", 7]), "move 2 is not text: 7"),
     (good(options={"layout": [1]}), "option 'layout' has a value that is not text"),
-    (good(players="human"), "'players' must be a list of text"),
+    (good(players="human"), "'players' must be a list of at most 16 short texts"),
 ])
 def test_malformed_records_are_refused(tmp_path, data, message):
     with pytest.raises(nomv.RecordError, match=message):

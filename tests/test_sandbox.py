@@ -110,7 +110,8 @@ def test_errors_inside_the_library_point_at_the_script_line(script, lua):
 
 def test_a_script_cannot_change_what_another_game_sees(script, lua):
     evil = script(setup_doing("string.rep = nil ; string.format = nil"), name="evil.lua")
-    nomv.Game.load(str(evil), runtime=lua).start()
+    with pytest.raises(nomv.ScriptError, match="string is read-only \\(tried to set rep\\)"):
+        nomv.Game.load(str(evil), runtime=lua).start()
     good = script(MINIMAL, name="good.lua")
     pos = nomv.Game.load(str(good), runtime=lua).start()
     assert len(pos.legal_moves) == 3 and "board" in pos.text()

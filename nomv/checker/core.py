@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..engine import LuaEngine, runtime_name
+from ..engine import runtime_name
 from ..worker import WorkerEngine
 from ..errors import LimitError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, seed_words
@@ -156,11 +156,14 @@ class _ScriptChecker:
             return
         check_forbidden(self.r, source)
         try:
-            engine = LuaEngine(source, self.path, "5.4", **self.limits)
+            # In a worker process, like every other call into the script: loading runs the
+            # script's main chunk, which may hang in C code (a pattern) or crash a runtime.
+            engine = WorkerEngine(source, self.path, "5.4", **self.limits)
         except ScriptError as exc:
             self._load_error(exc)
             return
         desc = engine.description
+        engine.close()
         self.hook_lines = desc.get("hook_lines", {})
         self.r.name = desc.get("name") if isinstance(desc.get("name"), str) else None
         check_description(self.r, desc, source)

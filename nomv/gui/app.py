@@ -47,6 +47,26 @@ def autosave_path() -> Path:
     return catalog.user_dir().parent / "autosave.json"
 
 
+def pending_autosave(path: Path | None = None) -> Record | None:
+    """The unfinished game autosaved by an earlier run, to offer at start-up (None if there is
+    none, it is finished, or the file cannot be read).  Also removes the temporary files of
+    writes that a kill interrupted (Record.save writes a temporary file, then renames it)."""
+    path = path or autosave_path()
+    for stale in path.parent.glob(f".{path.name}.*"):
+        try:
+            if time.time() - stale.stat().st_mtime > 60:  # not another window's write in progress
+                stale.unlink()
+        except OSError:
+            pass
+    try:
+        saved = Record.load(path) if path.is_file() else None
+    except NomvError:
+        return None
+    if saved is not None and saved.moves and saved.result is None:
+        return saved
+    return None
+
+
 def seat_label(kind: str) -> str:
     if kind == "human":
         return _("human")
@@ -440,7 +460,9 @@ class App:
         return self._worker is not None and (self._worker.is_alive() or self._ai_result is not None)
 
     def poll_computer(self) -> None:
-        if self.dialog is not None or self.error or self.handover is not None:
+        # (While an autosaved game is offered, a computer's move would start a game that cannot
+        # be autosaved without losing the offered one: the computer waits for the answer.)
+        if self.dialog is not None or self.error or self.handover is not None or self.resume_offer is not None:
             return
         worker = self._worker
         if worker is not None:
@@ -723,7 +745,8 @@ class App:
             scene = self.pos.scene(player=player)
         except NomvError as exc:
             self._script_failed(exc)
-            return self.view
+            self.view = None  # (not the last good scene: it may be another game's)
+            return None
         key = (id(scene), tuple(board))
         if self.view is None or self._view_key != key:
             self.view = SceneView(scene, board)

@@ -12,6 +12,7 @@ local error, pcall, xpcall, setmetatable, getmetatable = error, pcall, xpcall, s
 local rawget, rawset, rawequal, unpack = rawget, rawset, rawequal, table.unpack or unpack
 local floor, huge, min, abs = math.floor, math.huge, math.min, math.abs
 local format, sfind, ssub, sbyte, gsub, srep = string.format, string.find, string.sub, string.byte, string.gsub, string.rep
+local smatch = string.match
 local concat, tsort = table.concat, table.sort
 local clock = os.clock
 local sethook, getinfo, traceback = debug.sethook, debug.getinfo, debug.traceback
@@ -26,6 +27,18 @@ local H = {}
 -- compiled traces; the Python side documents that and can run scripts in a killable worker.)
 
 local LIMIT = setmetatable({}, {__tostring = function() return "time limit" end, __metatable = false})
+
+-- Caps on what a script can hand to Python, so that a hostile script cannot exhaust the host
+-- process (or the window drawing its scene) with a reply that fits in the script's own memory.
+local MAX_JSON = 8 * 1024 * 1024    -- bytes of one reply (moves, scene, state, ...)
+local MAX_MOVES = 100000            -- legal moves in one position
+local MAX_STEP = 1000               -- characters of one step id
+local MAX_SCENE_ITEMS = 20000       -- items in one scene
+local MAX_SCENE_NUMBER = 1e6        -- |coordinate|, size, width of a scene item (board units)
+local MAX_TEXT = 1024 * 1024        -- characters of text() and other strings returned as such
+local MAX_MESSAGE = 2000            -- characters of an error message
+local MAX_LABEL = 1000              -- characters of a notation, scene text or label, status, reason
+                                    -- (the window measures and wraps them every frame)
 local deadline, limit_seconds = huge, 5
 local function hook()
   if clock() > deadline then error(LIMIT, 0) end
@@ -77,7 +90,10 @@ local function utf8_clean(s)
 end
 
 local ESC = {['"'] = '\\"', ['\\'] = '\\\\', ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t'}
-local function jstring(s)
+local function jstring(s, path)
+  if #s > MAX_JSON then
+    error({plain = format("%s is a string of %d characters, too large to hand over (at most %d)", path, #s, MAX_JSON)}, 0)
+  end
   s = utf8_clean(s)
   return '"' .. gsub(s, '[%c"\\]', function(c)
     return ESC[c] or format("\\u%04x", sbyte(c))
@@ -85,8 +101,10 @@ local function jstring(s)
 end
 
 local function jnumber(x, path)
-  if x ~= x or x == huge or x == -huge then
-    error({plain = format("%s is %s, not a finite number", path, tostring(x))}, 0)
+  -- (NaN prints as "nan" or "-nan" depending on the runtime and platform: name it ourselves.)
+  if x ~= x then error({plain = format("%s is NaN, not a finite number", path)}, 0) end
+  if x == huge or x == -huge then
+    error({plain = format("%s is %sinfinity, not a finite number", path, x < 0 and "-" or "")}, 0)
   end
   if x == floor(x) and abs(x) < 2 ^ 53 then return format("%d", x) end
   return format("%.17g", x)
@@ -101,7 +119,7 @@ end
 local encode
 function encode(v, buf, path, onpath, depth)
   local t = type(v)
-  if t == "string" then buf[#buf + 1] = jstring(v)
+  if t == "string" then buf[#buf + 1] = jstring(v, path)
   elseif t == "number" then buf[#buf + 1] = jnumber(v, path)
   elseif t == "boolean" then buf[#buf + 1] = v and "true" or "false"
   elseif t == "nil" then buf[#buf + 1] = "null"
@@ -109,13 +127,16 @@ function encode(v, buf, path, onpath, depth)
     if onpath[v] then error({plain = path .. " contains itself (a cycle)"}, 0) end
     if depth > 100 then error({plain = path .. " is nested more than 100 levels deep"}, 0) end
     onpath[v] = true
-    local count, n = 0, #v
+    -- Raw access only (next, rawget, no #): a script's __len or __index metamethods must not
+    -- run here, and both runtimes must see the same table.
+    local count, n = 0, 0
     for k in next, v do count = count + 1 end
+    while n < count and rawget(v, n + 1) ~= nil do n = n + 1 end
     if count == n then
       buf[#buf + 1] = "["
       for i = 1, n do
         if i > 1 then buf[#buf + 1] = "," end
-        encode(v[i], buf, path .. "[" .. i .. "]", onpath, depth + 1)
+        encode(rawget(v, i), buf, path .. "[" .. i .. "]", onpath, depth + 1)
       end
       buf[#buf + 1] = "]"
     else
@@ -132,9 +153,9 @@ function encode(v, buf, path, onpath, depth)
       for i, k in ipairs(keys) do
         if i > 1 then buf[#buf + 1] = "," end
         local ks = type(k) == "number" and jnumber(k, path) or k
-        buf[#buf + 1] = jstring(ks)
+        buf[#buf + 1] = jstring(ks, path)
         buf[#buf + 1] = ":"
-        encode(v[k], buf, type(k) == "number" and (path .. "[" .. ks .. "]") or (path .. "." .. k), onpath, depth + 1)
+        encode(rawget(v, k), buf, type(k) == "number" and (path .. "[" .. ks .. "]") or (path .. "." .. k), onpath, depth + 1)
       end
       buf[#buf + 1] = "}"
     end
@@ -147,7 +168,11 @@ end
 local function to_json(v, path)
   local buf = {}
   encode(v, buf, path or "value", {}, 0)
-  return concat(buf)
+  local text = concat(buf)
+  if #text > MAX_JSON then
+    error({plain = format("%s is too large to hand over (%d bytes; at most %d)", path or "value", #text, MAX_JSON)}, 0)
+  end
+  return text
 end
 H.to_json = to_json
 
@@ -172,14 +197,21 @@ end
 
 local function strip_location(msg)
   -- "path:12: text" -> "text", 12.  Lua shortens long chunk names to "...end/of/path".
-  local src, line, rest = msg:match("^(.-):(%d+): (.*)$")
+  -- (smatch, not msg:match: string methods are the script's to look up, see make_env)
+  local src, line, rest = smatch(msg, "^(.-):(%d+): (.*)$")
   if not src then return msg end
   if script_path and (src == script_path or
       (ssub(src, 1, 3) == "..." and ssub(script_path, -(#src - 3)) == ssub(src, 4))) then
     return rest, tonumber(line)
   end
-  if src:match("nomv/[%w_]+%.lua$") then return rest end
+  if smatch(src, "nomv/[%w_]+%.lua$") then return rest end
   return msg
+end
+
+-- A message of reasonable length: a script could raise an error of a hundred megabytes.
+local function short_message(m)
+  if type(m) ~= "string" or #m <= MAX_MESSAGE + 100 then return m end  -- (+100: once cut, stays)
+  return ssub(m, 1, MAX_MESSAGE) .. format("... (cut: the message has %d characters)", #m)
 end
 
 local function handler(e)
@@ -195,7 +227,7 @@ local function handler(e)
     return {kind = "memory", message = "used more memory than the limit allows", hook = hook_name}
   end
   local text, line = strip_location(msg)
-  return {kind = "error", message = text, line = line or script_line(3), hook = hook_name,
+  return {kind = "error", message = short_message(text), line = line or script_line(3), hook = hook_name,
           traceback = traceback("", 2)}
 end
 
@@ -211,6 +243,8 @@ local function failure(err)
     end
   end
   err.traceback = nil
+  err.message = short_message(err.message)
+  if err.hook == nil then err.hook = hook_name end
   local ok, text = pcall(to_json, err)
   if not ok then text = '{"kind":"error","message":"an error that could not be described"}' end
   return false, text
@@ -305,17 +339,28 @@ local function readonly(t, name)
   })
 end
 
-local function safe_library(src, name, remove)
+-- A standard library for the script: a read-only view of a copy without the removed members.
+-- Read-only because strings index it (("x"):rep(3)), and the host must not find a script's
+-- function behind a string method.  Lookups go proxy -> copy through __index *tables*, which
+-- both runtimes follow without a function call (string methods stay fast).
+local function safe_library(src, name, remove, extra)
   local copy, keys = {}, {}
   for k, v in pairs(src) do
-    if not remove[k] then copy[k] = v; keys[#keys + 1] = k end
+    if not remove[k] then copy[k] = v end
   end
+  for k, v in pairs(extra or {}) do copy[k] = v end
+  for k in pairs(copy) do keys[#keys + 1] = k end
   tsort(keys)
-  return setmetatable(copy, {
+  setmetatable(copy, {
     __index = function(_, k)
       if remove[k] then error(format("%s.%s %s", name, tostring(k), remove[k]), 2) end
       error(format("%s.%s does not exist%s", name, tostring(k), suggest(tostring(k), keys)), 2)
     end,
+    __metatable = false,
+  })
+  return setmetatable({}, {
+    __index = copy,
+    __newindex = function(_, k) error(format("%s is read-only (tried to set %s)", name, tostring(k)), 2) end,
     __metatable = false,
   })
 end
@@ -333,8 +378,15 @@ function H.printed()
   return true, to_json(out)
 end
 
+-- A script's pcall and xpcall cannot swallow a limit: past the deadline, any failure (even
+-- LuaJIT's "error in error handling" from a handler that ran over the limit) is the limit, and
+-- running out of memory stays an error (else a loop of failing allocations would end as a hang).
 local function rethrow_limits(ok, ...)
-  if not ok and rawequal((...), LIMIT) then error(LIMIT, 0) end
+  if not ok then
+    local e = ...
+    if rawequal(e, LIMIT) or clock() > deadline then error(LIMIT, 0) end
+    if e == "not enough memory" then error(e, 0) end
+  end
   return ok, ...
 end
 
@@ -367,10 +419,9 @@ local function make_env(nomv)
       randomseed = "is not available: the runtime seeds the rng it passes to setup and play",
     }),
     string = string_safe,
-    table = safe_library(table, "table", {}),
+    table = safe_library(table, "table", {}, {unpack = unpack}),
     nomv = nomv,
   }
-  env.table.unpack = unpack
   env._G = env
   -- Strings index the safe string table, so ("x"):dump() is refused like string.dump.
   local smt = getmetatable("")
@@ -450,7 +501,10 @@ function H.init(libs)
 end
 
 local function describe(v)
-  if type(v) == "string" then return format("%q", v) end
+  if type(v) == "string" then
+    if #v > 60 then return format("%q... (%d characters)", ssub(v, 1, 60), #v) end
+    return format("%q", v)
+  end
   return tostring(v)
 end
 
@@ -491,6 +545,11 @@ function H.load(source, path)
   if not ok then return false, game end
   if type(game) ~= "table" then
     return failure({kind = "error", message = format("the script must return a table (the game), but it returned %s", describe(game))})
+  end
+  if getmetatable(game) ~= nil then
+    -- The host reads the game table outside the time limit (below, and to see which hooks
+    -- exist): an __index or __pairs there would run the script unguarded.
+    return failure({kind = "error", message = "the game table must be a plain table, without a metatable"})
   end
   G = game
   local fields, hooks, unknown = {}, {}, {}
@@ -551,6 +610,9 @@ local function check_move(mv, i)
     local s = mv[k]
     if type(s) ~= "string" or s == "" or sfind(s, "[%c]") then
       contract(format("moves() item %d, step %d is %s: steps must be non-empty strings (the ids of what the player clicks)", i, k, describe(s)))
+    end
+    if #s > MAX_STEP then
+      contract(format("moves() item %d, step %d is %d characters long; a step id may have at most %d", i, k, #s, MAX_STEP))
     end
   end
 end
@@ -625,19 +687,33 @@ local function outcome(res, np)
   if firsts ~= 1 then winner = nil end
   if res.winner ~= nil and winner ~= res.winner then contract("result: winner and ranks disagree") end
   -- shared: several players tie for first (a draw); no one first at all means everyone lost.
+  if type(res.reason) == "string" and #res.reason > MAX_LABEL then
+    contract(format("result: reason is %d characters long; at most %d", #res.reason, MAX_LABEL))
+  end
   return {winner = winner, ranks = ranks, scores = res.scores, reason = res.reason,
           shared = firsts > 1 or nil}
 end
 
 local move_cache = setmetatable({}, {__mode = "k"})
+local LISTING = {}  -- in move_cache while a position's moves are being listed
 
 local function cached_moves(state)
   local ms = move_cache[state]
+  if ms == LISTING then
+    -- The last listing failed.  Not again: a failure can be costly (a stack overflow takes
+    -- Lua 5.4 a second), and the notations asked with the moves would double it.
+    hook_name = "moves"
+    contract("moves failed on this position already (see its first error)")
+  end
   if not ms then
+    move_cache[state] = LISTING
     -- Errors while listing are errors of moves(), whichever request needed the list.
     local asked = hook_name
     hook_name = "moves"
     ms = list_moves(state)
+    if #ms > MAX_MOVES then
+      contract(format("moves returned %d moves; a position may have at most %d", #ms, MAX_MOVES))
+    end
     for i = 1, #ms do check_move(ms[i], i) end
     move_cache[state] = ms
     hook_name = asked
@@ -656,7 +732,7 @@ function H.check(opts, given)
   return guarded("check", function()
     local msg = G.check(opts, given)
     if msg ~= nil and type(msg) ~= "string" then contract("check must return nil or an error message (a string)") end
-    return msg
+    return short_message(msg)
   end)
 end
 
@@ -721,6 +797,9 @@ function H.notations(state)
       if type(text) ~= "string" or text == "" then
         contract(format("notation must return a non-empty string, got %s", describe(text)))
       end
+      if #text > MAX_LABEL then
+        contract(format("notation returned %d characters; at most %d", #text, MAX_LABEL))
+      end
       out[i] = text
     end
     return to_json(out, "notation")
@@ -739,7 +818,7 @@ function H.parse(state, text)
   if type(G.parse) ~= "function" then return true, nil end
   return guarded("parse", function()
     local mv, why = G.parse(state, text)
-    if mv == nil then return nil, why and tostring(why) or nil end
+    if mv == nil then return nil, why and short_message(tostring(why)) or nil end
     if type(mv) ~= "table" then contract(format("parse must return a move (a list of steps) or nil, got %s", describe(mv))) end
     local ms = cached_moves(state)
     local key = move_key(mv)
@@ -775,12 +854,45 @@ local function default_scene(state)
   return items
 end
 
+-- Scene numbers the window can turn into pixels: finite (the JSON encoder says so for NaN and
+-- infinities) and not absurd, so that one stray item cannot shrink the board to a dot.
+local SCENE_NUMBERS = {"x", "y", "r", "w", "h", "size", "width", "layer"}
+local function scene_number(v, i, key)
+  if type(v) == "number" and v == v and v ~= huge and v ~= -huge and abs(v) > MAX_SCENE_NUMBER then
+    contract(format("scene item %d: %s is %s; scene numbers must be within -%d..%d",
+                    i, key, format("%.6g", v), MAX_SCENE_NUMBER, MAX_SCENE_NUMBER))
+  end
+end
+
+local function scene_text(v, i, key)
+  if type(v) == "string" and #v > MAX_LABEL then
+    contract(format("scene item %d: %s is %d characters long; at most %d", i, key, #v, MAX_LABEL))
+  end
+end
+
+local function check_scene_item(item, i)
+  if type(item) ~= "table" then return end  -- the window skips it; nomv check reports it
+  for _, key in ipairs(SCENE_NUMBERS) do scene_number(rawget(item, key), i, key) end
+  scene_text(rawget(item, "text"), i, "text")
+  scene_text(rawget(item, "label"), i, "label")
+  local pts = rawget(item, "points")
+  if type(pts) == "table" then
+    for k = 1, #pts do scene_number(rawget(pts, k), i, "points[" .. k .. "]") end
+  end
+end
+
 function H.scene(state)
   return guarded("scene", function()
     local sc = G.scene and G.scene(state) or default_scene(state)
     if type(sc) ~= "table" then contract(format("scene must return a list of items, got %s", describe(sc))) end
+    if #sc > MAX_SCENE_ITEMS then
+      contract(format("scene returned %d items; a scene may have at most %d", #sc, MAX_SCENE_ITEMS))
+    end
     local items = {}
-    for i = 1, #sc do items[i] = sc[i] end
+    for i = 1, #sc do items[i] = sc[i]; check_scene_item(sc[i], i) end
+    if type(sc.status) == "string" and #sc.status > MAX_LABEL then
+      contract(format("scene status is %d characters long; at most %d", #sc.status, MAX_LABEL))
+    end
     return to_json({items = items, bounds = sc.bounds, status = sc.status}, "scene")
   end)
 end
@@ -790,6 +902,7 @@ function H.text(state)
   return guarded("text", function()
     local t = G.text(state)
     if type(t) ~= "string" then contract(format("text must return a string, got %s", describe(t))) end
+    if #t > MAX_TEXT then contract(format("text returned %d characters; at most %d", #t, MAX_TEXT)) end
     return t
   end)
 end

@@ -1,0 +1,23 @@
+-- A state nested a thousand levels deep.
+-- expect: nested more than 100 levels deep
+-- hook: dump
+return {
+  name = "hostile",
+  setup = function(opts, rng)
+    local st = {n = 0, to_move = 1} local t = st for i = 1, 1000 do t.next = {} t = t.next end do return st end
+    return {n = 0, to_move = 1}
+  end,
+  moves = function(s)
+    return {{"a"}, {"b"}}
+  end,
+  play = function(s, m, rng)
+    return {n = s.n + 1, to_move = 1}
+  end,
+  result = function(s)
+    if s.n >= 3 then return {winner = 1} end
+  end,
+  scene = function(s)
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"},
+            {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}

@@ -1,0 +1,25 @@
+-- A state whose __index hangs, read by moves.
+-- expect: took longer than
+-- hook: moves
+-- kind: time
+return {
+  name = "hostile",
+  setup = function(opts, rng)
+    do return setmetatable({n = 0, to_move = 1}, {__index = function(t, k) while true do end end}) end
+    return {n = 0, to_move = 1}
+  end,
+  moves = function(s)
+    local x = s.missing
+    return {{"a"}, {"b"}}
+  end,
+  play = function(s, m, rng)
+    return {n = s.n + 1, to_move = 1}
+  end,
+  result = function(s)
+    if s.n >= 3 then return {winner = 1} end
+  end,
+  scene = function(s)
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"},
+            {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}

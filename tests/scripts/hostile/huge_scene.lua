@@ -1,0 +1,24 @@
+-- A scene of thirty thousand items.
+-- expect: scene returned 30000 items; a scene may have at most 20000
+-- hook: scene
+-- line: 19
+return {
+  name = "hostile",
+  setup = function(opts, rng)
+    return {n = 0, to_move = 1}
+  end,
+  moves = function(s)
+    return {{"a"}, {"b"}}
+  end,
+  play = function(s, m, rng)
+    return {n = s.n + 1, to_move = 1}
+  end,
+  result = function(s)
+    if s.n >= 3 then return {winner = 1} end
+  end,
+  scene = function(s)
+    local out = {} for i = 1, 30000 do out[i] = {shape = "circle", x = i, y = 0, r = 1} end do return out end
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"},
+            {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}
