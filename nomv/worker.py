@@ -98,15 +98,17 @@ def _error_data(exc: ScriptError) -> tuple:
 def _serve(conn) -> None:
     """The worker's main loop: wait for a script, load it, then answer requests until the pipe
     closes.  Runs in the child process."""
+    def beat() -> None:
+        conn.send(("beat", None, time.process_time()))
+
     try:
         source, path, runtime, time_limit, memory_limit = conn.recv()
     except (EOFError, OSError):
         return  # a spare worker that was never used
+    # The time limit of loading starts now: starting Python and importing lupa do not count.
+    beat()
     states: dict[int, Any] = {}
     next_id = 0
-
-    def beat() -> None:
-        conn.send(("beat", None, time.process_time()))
 
     try:
         engine = LuaEngine(source, path, runtime, time_limit, memory_limit)
@@ -246,6 +248,7 @@ class WorkerEngine:
         self.epoch += 1
         self._process, self._send, self._recv = process, send, receive
         self._garbage = []
+        self._cpu = 0.0  # a new process: its first beat gives its CPU time
         try:
             send.send((self.source, self.path, self.runtime, self.time_limit, self.memory_limit))
         except OSError:
