@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import nomv
+from nomv.ai import MctsAgent
 from nomv.checker import check
 from nomv.errors import LimitError, ScriptError
 from conftest import MINIMAL
@@ -67,6 +68,8 @@ def drive(pos: nomv.Position) -> None:
     pos.scene()
     pos.text()
     pos.state()
+    if pos.outcome() is None:  # the computer player: determinize, evaluate, playouts
+        MctsAgent(iterations=30, depth=2, seed=1).choose(pos)
 
 
 def run_through_api(path: Path, runtime: str) -> ScriptError | None:

@@ -108,3 +108,34 @@ def test_the_window_draws_any_scene_the_host_lets_through(items, tmp_path):
     surf = pygame.Surface((800, 600))
     view.draw(surf, (0, 0, 0), {"a"}, ["a"], "a", True, True)
     assert view.hit(*view.centre_px("a")) in ("a", None)
+
+
+@pytest.mark.parametrize("name", ["hang_determinize", "determinize_function"])
+def test_a_computer_player_stopped_by_the_script_leaves_the_window_running(name, lua, tmp_path):
+    # The computer (mcts) searches the hostile game: its hanging or broken determinize hook is
+    # reported in the banner, the human's move is kept, and the human can undo and go on.
+    want = expectation(CORPUS / f"{name}.lua", lua)
+    source = (CORPUS / f"{name}.lua").read_text(encoding="utf-8")
+    alternating = source.replace("return {n = s.n + 1, secret = s.secret, to_move = 1}",
+                                 "return {n = s.n + 1, secret = s.secret, to_move = 3 - s.to_move}")
+    assert alternating != source
+    path = tmp_path / f"{name}.lua"
+    path.write_text(alternating, encoding="utf-8")
+    pos = nomv.Game.load(str(path)).start(seed=1)
+    app = App(pos, ["human", "mcts:200it"], size=(1100, 720), autosave=tmp_path / "autosave.json",
+              watch=False, ai_delay=0)
+    try:
+        app.step()
+        click(app, "a")
+        app.wait_for_computer(timeout=60)
+        assert app.error and "The computer player failed" in app.error and want.message in app.error
+        assert app.pos.history_notation == ["a"]
+        for _ in range(3):
+            assert app.step()
+        post_click(app, app.banner_close.center)
+        press(app, "undo")
+        assert app.pos.ply == 0 and app.error is None
+        click(app, "b")
+        assert app.pos.history_notation == ["b"]
+    finally:
+        app.close()
