@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,7 +92,9 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> "Record":
-        path = Path(path)
+        """Reads a record file.  A file of several records, one per line (``nomv match --out``),
+        is read one record at a time: ``games.jsonl#3`` is its third game."""
+        path, number = _numbered(Path(path))
         try:
             size = path.stat().st_size
             if size > 16 * 2**20:
@@ -101,6 +104,20 @@ class Record:
             raise RecordError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
         except OSError as exc:
             raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        lines = [line for line in text.splitlines() if line.strip()]
+        several = len(lines) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}")
+                                         for line in lines)
+        if number is not None:
+            if not several and number == 1:
+                return cls.from_text(text, str(path))
+            if not 1 <= number <= len(lines) or not several:
+                count = len(lines) if several else 1
+                raise RecordError(f"{path}: holds {count} game record{'s' if count != 1 else ''}, "
+                                  f"so there is no record #{number}")
+            return cls.from_text(lines[number - 1], f"{path}#{number}")
+        if several:
+            raise RecordError(f"{path}: holds {len(lines)} game records, one per line (as nomv match "
+                              f"writes them): open one as {path}#N, N from 1 to {len(lines)}")
         return cls.from_text(text, str(path))
 
     @classmethod
@@ -207,3 +224,11 @@ class Record:
                 shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
                 raise RecordError(f"{where}: move {ply} ({shown}) cannot be played: {exc}{changed}") from None
         return position
+
+
+def _numbered(path: Path) -> tuple[Path, int | None]:
+    """``games.jsonl#3`` -> (games.jsonl, 3), when no file has the whole name."""
+    m = re.fullmatch(r"(.+)#(\d{1,9})", str(path))
+    if m and not path.exists():
+        return Path(m.group(1)), int(m.group(2))
+    return path, None

@@ -56,6 +56,16 @@ def test_the_command_prints_a_summary_and_keeps_records(tmp_path, capsys):
     for record in records:
         pos = record.replay()
         assert pos.outcome() is not None and record.players in (["mcts:500it", "random"], ["random", "mcts:500it"])
+    # one game of the file opens as FILE#N; the whole file says how
+    assert nomv.Record.load(f"{out}#3") == records[2]
+    with pytest.raises(nomv.RecordError, match=r"holds 4 game records, one per line .* open one as .*#N, N from 1 to 4"):
+        nomv.Record.load(out)
+    with pytest.raises(nomv.RecordError, match="holds 4 game records, so there is no record #5"):
+        nomv.Record.load(f"{out}#5")
+    assert main(["show", "trinim", "--moves", *records[0].moves[:1]]) == 0
+    capsys.readouterr()
+    assert main(["play", "--open", f"{out}#2", "--text", "--players", "human,human"]) == 0
+    assert "Game over" in capsys.readouterr().out
 
 
 def test_json_output_and_min_score(capsys):
