@@ -167,6 +167,36 @@ def test_copy_and_helpers(script, lua):
     assert out == [1, 9, True, [3, "a", "b"], 2, False, ["b", "bb", "", "g"]]
 
 
+@pytest.mark.parametrize("n, bits, first", [(9, 1, 1), (64, 2, 1), (122, 4, 4), (200, 3, 2), (2000, 1, 3)])
+def test_packed_boards(script, lua, n, bits, first):
+    # Cell i gets (i * 7) mod 2^bits, then cell 1 of a copy changes; the numbers in the slots must
+    # be exactly the digits' sum, on either runtime.
+    out = run(script, lua, f"""
+      local L = nomv.packed({n}, {bits}, {first})
+      local t = L:clear({{}})
+      if L.first > 1 then t[1] = 'before' end           -- another field of the state
+      for i = 1, L.n do L:set(t, i, (i * 7) % L.base) end
+      local c = L:copy(t)
+      L:set(c, 1, (L:get(c, 1) + 1) % L.base)
+      local got, slots = {{}}, {{}}
+      for i = 1, L.n do got[i] = L:get(t, i) end
+      for k = L.first, L.last do slots[#slots + 1] = t[k] end
+      return {{out = {{got, slots, L:get(c, 1), L.first == 1 or c[1] == 'before', #c == #t, L.first, L.last}}}}
+    """)
+    got, slots, first_of_copy, kept, same_length, first_slot, last_slot = out
+    base, per = 2**bits, 52 // bits
+    values = [(i * 7) % base for i in range(1, n + 1)]
+    assert got == values
+    assert slots == [sum(v << (bits * k) for k, v in enumerate(values[j:j + per])) for j in range(0, n, per)]
+    assert first_of_copy == (values[0] + 1) % base and kept and same_length
+    assert (first_slot, last_slot) == (first, first + (n - 1) // per)
+
+
+def test_packed_board_refuses_bad_sizes(script, lua):
+    with pytest.raises(nomv.ScriptError, match="nomv.packed: bits must be a whole number from 1 to 26, got 0"):
+        run(script, lua, "return {out = nomv.packed(10, 0)}")
+
+
 @pytest.mark.parametrize("a, b", [(0, 0), (5, 3), (0xFFFFFFFF, 0x0F0F0F0F), (2**31, 2**31 + 1), (12345, 67890)])
 def test_bit_operations_agree_with_python(script, lua, a, b):
     out = run(script, lua, f"""

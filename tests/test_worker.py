@@ -90,6 +90,28 @@ def test_long_legal_work_is_not_stopped():
     assert stats.games == 3000 and stats.unfinished == 0
 
 
+def test_playout_games_each_get_the_limit_without_reading_the_clock_per_game():
+    # Lua 5.4 in-process: only the count hook enforces the limit, and a playout re-arms it for
+    # each game lazily (the hook's first firing in a game starts that game's deadline), so many
+    # quick games together may take far longer than the limit.
+    g = nomv.Game(TICTACTOE, "mine.lua", "5.4", time_limit=0.02, isolate=False)
+    stats = g.playout(6000, seed=1)
+    assert stats.games == 6000 and stats.unfinished == 0 and stats.seconds > 0.1
+
+
+@pytest.mark.parametrize("runtime,isolate", [("5.4", False), ("5.4", True), ("jit", True)])
+def test_a_playout_game_that_hangs_is_stopped(runtime, isolate):
+    # Games end when the board is full, and result() hangs once X holds both a1 and c3 with O
+    # on b2: not in every game, so the playout runs a few games first.
+    hang = ("function(s) local b = s.board if b[1] == 1 and b[9] == 1 and b[5] == 2 then "
+            "local i = 0 while true do i = i + 1 end end "
+            "for i = 1, 9 do if b[i] == 0 then return nil end end return {draw = true} end")
+    g = nomv.Game(variant(result=hang), "mine.lua", runtime, time_limit=0.2, isolate=isolate)
+    with pytest.raises(LimitError) as err:
+        g.playout(100000, seed=1)
+    assert err.value.kind == "time" and err.value.hook == "playout"
+
+
 def test_a_call_just_under_the_limit_completes():
     # about a fifth of a second of work in one call, with a limit five times longer
     busy = ("function(s) local x = 0 for i = 1, 3e7 do x = x + i % 7 end "

@@ -1,6 +1,6 @@
 -- Small helpers for game scripts: copying, sorting-independent iteration, bit operations.
 
-local floor, type, next, pairs = math.floor, type, next, pairs
+local floor, type, next, pairs, ipairs = math.floor, type, next, pairs, ipairs
 local M = {}
 
 --- nomv.copy(t) -> a deep copy of plain data (tables are copied, everything else is shared).
@@ -59,6 +59,86 @@ function M.split(text, sep)
   end
   out[#out + 1] = text:sub(start)
   return out
+end
+
+-- Packed boards.  play() must return a new state and leave the old one alone, so it copies
+-- what it changes: a board of 121 cells costs 121 stores a move, a packed one ten.  A cell is a
+-- digit of `bits` binary places in one of a few numbers, read by one multiplication by a power
+-- of two (exact, and much quicker than a division) and written by one addition.  Every value
+-- stays a whole number below 2^52, so LuaJIT and Lua 5.4 agree.
+local Packed = {}
+Packed.__index = Packed
+Packed.__metatable = false
+
+-- Copiers for the array slots 1..last of a list: one table constructor, sized for the layout (a
+-- loop that appends slot by slot would grow the new table several times; LuaJIT keeps up to 15
+-- slots in the table's own block, one allocation instead of two).
+local function copier(last)
+  if last <= 4 then return function(t) return {t[1], t[2], t[3], t[4]} end end
+  if last <= 8 then return function(t) return {t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8]} end end
+  if last <= 15 then
+    return function(t)
+      return {t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
+              t[14], t[15]}
+    end
+  end
+  return function(t)
+    local c = {t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
+               t[14], t[15], t[16], t[17], t[18], t[19], t[20], t[21], t[22], t[23], t[24], t[25],
+               t[26], t[27], t[28], t[29], t[30], t[31], t[32]}
+    for k = 33, last do c[k] = t[k] end
+    return c
+  end
+end
+
+--- nomv.packed(n, bits [, first]) -> a layout of n cells, each a whole number from 0 to
+--- 2^bits - 1, packed floor(52 / bits) to a number in the slots first .. L.last of a list
+--- (first defaults to 1: slots before it can hold the state's other fields).
+---   L:get(t, i) -> the value of cell i;  L:set(t, i, v) changes t (call it on a copy);
+---   L:copy(t) -> a new list with t's slots 1 .. L.last;  L:clear(t) sets every cell of t to 0.
+function M.packed(n, bits, first)
+  first = first or 1
+  for _, v in ipairs({{n, "n", 1, 1e6}, {bits, "bits", 1, 26}, {first, "first", 1, 1e6}}) do
+    local x = v[1]
+    if type(x) ~= "number" or x ~= floor(x) or x < v[3] or x > v[4] then
+      error(string.format("nomv.packed: %s must be a whole number from %d to %d, got %s",
+                          v[2], v[3], v[4], tostring(x)), 2)
+    end
+  end
+  local per = floor(52 / bits)
+  local base = floor(2 ^ bits)           -- floor: whole numbers on Lua 5.4 too
+  local slot, place, scale = {}, {}, {}
+  for i = 1, n do
+    local k = (i - 1) % per
+    slot[i] = first + floor((i - 1) / per)
+    place[i] = floor(2 ^ (bits * k))     -- the cell's weight in its number
+    scale[i] = 2 ^ (-bits * k)           -- its inverse: exact, since both are powers of two
+  end
+  local last = first + floor((n - 1) / per)
+  return setmetatable({n = n, bits = bits, first = first, last = last, per = per,
+                       base = base, inverse = 1 / base, slot = slot, place = place,
+                       scale = scale, copy_slots = copier(last)}, Packed)
+end
+
+function Packed:get(t, i)
+  local x = floor(t[self.slot[i]] * self.scale[i])
+  return x - floor(x * self.inverse) * self.base
+end
+
+function Packed:set(t, i, v)
+  local s, w = self.slot[i], self.place[i]
+  local x = floor(t[s] * self.scale[i])
+  t[s] = t[s] + (v - (x - floor(x * self.inverse) * self.base)) * w
+end
+
+function Packed:copy(t)
+  return self.copy_slots(t)
+end
+
+function Packed:clear(t)
+  t = t or {}
+  for k = self.first, self.last do t[k] = 0 end
+  return t
 end
 
 -- Bit operations on whole numbers 0 .. 2^32-1, the same on both runtimes (LuaJIT's `bit`
