@@ -1,5 +1,6 @@
-"""Connect Four, Hex and Breakthrough: the rules of OpenSpiel's versions, checked against known
-facts (perft, first-move counts), constructed positions, notation, random_move and playouts."""
+"""Tic-tac-toe, Connect Four, Hex and Breakthrough: the rules of OpenSpiel's versions, checked
+against known facts (perft, first-move counts), constructed positions, notation, random_move and
+playouts."""
 from __future__ import annotations
 
 from collections import Counter
@@ -32,6 +33,41 @@ def check_random_move(game, pos, n=3000):
     assert set(counts) == legal
     expected = n / len(legal)
     assert all(0.5 * expected < c < 1.6 * expected for c in counts.values())
+
+
+# -- Tic-tac-toe --------------------------------------------------------------------------------
+
+@pytest.fixture
+def ttt(lua):
+    return load("tictactoe", lua)
+
+
+def test_tictactoe_perft(ttt):
+    pos = ttt.start()
+    assert len(pos.legal_moves) == 9
+    assert [pos.perft(d) for d in (1, 2, 3)] == [9, 72, 504]
+    assert pos.perft(9) == 255168                   # every game of tic-tac-toe
+
+
+def test_tictactoe_lines_and_draw(ttt):
+    pos = play_all(ttt.start(), "a1 a2 b1 b2")
+    assert pos.outcome() is None and len(pos.legal_moves) == 5
+    pos.play("c1")                                  # X: a row
+    assert pos.outcome().winner == 1 and not pos.legal_moves
+    pos = play_all(ttt.start(), "a1 b1 a2 b2 c3 b3")
+    assert pos.outcome().winner == 2                # O: a column
+    pos = play_all(ttt.start(), "a3 a1 b2 b1 c1")
+    assert pos.outcome().winner == 1                # X: the rising diagonal
+    pos = play_all(ttt.start(), "b2 a1 a2 c2 b1 b3 a3 c1 c3")
+    assert pos.outcome().draw and pos.outcome().winner is None
+    assert pos.text().splitlines() == ["3 x o x", "2 x x o", "1 o x o", "  a b c"]
+
+
+def test_tictactoe_scene_and_random_move(ttt):
+    pos = play_all(ttt.start(), "b2 a1")
+    labels = [item["label"] for item in pos.scene()["items"] if item.get("label")]
+    assert sorted(labels) == ["O", "X"]
+    check_random_move(ttt, pos)
 
 
 # -- Connect Four -------------------------------------------------------------------------------

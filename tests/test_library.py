@@ -156,6 +156,30 @@ def test_groups_flood_and_connected(script, lua):
     assert out == [[2, 1], 2, False, True]
 
 
+def test_grid_lines(script, lua):
+    out = run(script, lua, """
+      local g = nomv.grid.square(3, 3)
+      local lines, through = g:lines(3)
+      local c4 = nomv.grid.square(7, 6)
+      local c4lines, c4through = c4:lines(4)
+      local ids = {}
+      for _, l in ipairs(lines) do
+        local t = {}
+        for k, c in ipairs(l) do t[k] = g.ids[c] end
+        ids[#ids + 1] = table.concat(t, " ")
+      end
+      table.sort(ids)
+      return {out = {ids, #through[5], #through[2], #c4lines, #c4through[c4:at('d3')],
+                     #g:lines(1), #g:lines(4)}}
+    """)
+    ids, centre, edge, c4, c4_centre, singles, too_long = out
+    assert ids == sorted(["a1 a2 a3", "b1 b2 b3", "c1 c2 c3", "a1 b1 c1", "a2 b2 c2", "a3 b3 c3",
+                          "a1 b2 c3", "a3 b2 c1"])       # each line once, from one end
+    assert (centre, edge) == (4, 2)
+    assert (c4, c4_centre) == (69, 13)       # Connect Four's 69 lines; 4 + 3 + 3 + 3 through d3
+    assert (singles, too_long) == (9, 0)
+
+
 def test_copy_and_helpers(script, lua):
     out = run(script, lua, """
       local a = {x = {1, 2}, y = 'k'}
