@@ -258,6 +258,18 @@ class Game:
 _SEPARATORS = re.compile(r"[\s,;/\-]+")
 
 
+def _without_rng(data: Any) -> Any:
+    """A dumped state without the runtime's rng position.  A state that is a Lua list (fast
+    scripts keep theirs in one list of numbers) is dumped as an object because of ``_rng``; with
+    that gone, it comes back as a list."""
+    if not isinstance(data, dict):
+        return data
+    rest = {k: v for k, v in data.items() if k != "_rng"}
+    if rest and list(rest) == [str(i) for i in range(1, len(rest) + 1)]:
+        return list(rest.values())
+    return rest
+
+
 class Position:
     """A game in progress: the current state, the moves that led to it, and undo/redo."""
 
@@ -410,18 +422,16 @@ class Position:
         return self._memo(f"scene:{player}",
                           lambda s: self._engine.scene(self._engine.view(s, player)))
 
-    def state(self) -> dict:
+    def state(self) -> dict | list:
         """The current state as plain data (the runtime's rng position left out)."""
-        data = self._memo("state", self._engine.dump)
-        return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
+        return _without_rng(self._memo("state", self._engine.dump))
 
-    def view(self, player: int) -> dict:
+    def view(self, player: int) -> dict | list:
         """The current state as ``player`` may know it: the game's ``view`` hook removes what
         that player must not see (another's hidden target, the order of the deck)."""
         if not 1 <= player <= self.players:
             raise ValueError(f"player must be from 1 to {self.players}, got {player}")
-        data = self._run(lambda s: self._engine.dump(self._engine.view(s, player)))
-        return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
+        return _without_rng(self._run(lambda s: self._engine.dump(self._engine.view(s, player))))
 
     def text(self) -> str:
         """The position as text: the game's own text(), else a picture of its scene, else its

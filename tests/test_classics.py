@@ -226,7 +226,7 @@ def test_breakthrough_captures_are_diagonal_only(bt):
     assert "d4e5*" in pos.notations() and "d4d5" not in pos.notations()
     pos.play("d4xe5")
     assert pos.history_notation[-1] == "d4e5*"
-    assert pos.state()["board"][4:] == [15, 16]
+    assert pos.state()[3:5] == [15, 16]              # pawns left: Black lost one
 
 
 def test_breakthrough_reaching_the_far_rank_wins(bt):
