@@ -216,6 +216,17 @@ def test_packed_boards(script, lua, n, bits, first):
     assert (first_slot, last_slot) == (first, first + (n - 1) // per)
 
 
+def test_copy_list(script, lua):
+    out = run(script, lua, """
+      local t = {}
+      for i = 1, 1500 do t[i] = i * 3 end
+      local a, b, c = nomv.copy_list(t), nomv.copy_list(t, 2), nomv.copy_list({'x', {1}})
+      a[1] = -1
+      return {out = {#a, a[1500], t[1], #b, b[2], c[1], c[2][1], #nomv.copy_list({})}}
+    """)
+    assert out == [1500, 4500, 3, 2, 6, "x", 1, 0]
+
+
 def test_packed_board_refuses_bad_sizes(script, lua):
     with pytest.raises(nomv.ScriptError, match="nomv.packed: bits must be a whole number from 1 to 26, got 0"):
         run(script, lua, "return {out = nomv.packed(10, 0)}")

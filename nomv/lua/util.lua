@@ -70,25 +70,33 @@ local Packed = {}
 Packed.__index = Packed
 Packed.__metatable = false
 
--- Copiers for the array slots 1..last of a list: one table constructor, sized for the layout (a
--- loop that appends slot by slot would grow the new table several times; LuaJIT keeps up to 15
--- slots in the table's own block, one allocation instead of two).
-local function copier(last)
-  if last <= 4 then return function(t) return {t[1], t[2], t[3], t[4]} end end
-  if last <= 8 then return function(t) return {t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8]} end end
-  if last <= 15 then
-    return function(t)
-      return {t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
-              t[14], t[15]}
-    end
+-- copiers[n]: a function that returns a copy of the slots 1..n of a list, made by one table
+-- constructor {t[1], t[2], ..., t[n]} that is generated the first time a length is asked for.
+-- A loop that appends slot by slot grows the new table several times, and unpack() is not
+-- compiled by LuaJIT; the constructor is both sized at once and compiled.  (The library is
+-- trusted code: it may generate code; scripts cannot.)
+local copiers = {}
+local function copier(n)
+  local f = copiers[n]
+  if f then return f end
+  if type(n) ~= "number" or n ~= floor(n) or n < 0 or n > 16777216 then
+    error("nomv.copy_list: the length must be a whole number from 0 to 2^24, got " .. tostring(n), 3)
   end
-  return function(t)
-    local c = {t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
-               t[14], t[15], t[16], t[17], t[18], t[19], t[20], t[21], t[22], t[23], t[24], t[25],
-               t[26], t[27], t[28], t[29], t[30], t[31], t[32]}
-    for k = 33, last do c[k] = t[k] end
-    return c
-  end
+  local direct = n < 1000 and n or 1000
+  local items = {}
+  for k = 1, direct do items[k] = "t[" .. k .. "]" end
+  local body = "local t, n = ... local c = {" .. table.concat(items, ", ") .. "}\n"
+  if n > direct then body = body .. "for k = " .. (direct + 1) .. ", n do c[k] = t[k] end\n" end
+  f = assert(load("return function(...) " .. body .. " return c end", "=copy_list", "t", {}))()
+  copiers[n] = f
+  return f
+end
+
+--- nomv.copy_list(t [, n]) -> a copy of the list t (its slots 1..n, n = #t by default); the
+--- values are shared.  The quick way to copy a board kept as a list of cells in play().
+function M.copy_list(t, n)
+  n = n or #t
+  return (copiers[n] or copier(n))(t, n)
 end
 
 --- nomv.packed(n, bits [, first]) -> a layout of n cells, each a whole number from 0 to
@@ -132,7 +140,7 @@ function Packed:set(t, i, v)
 end
 
 function Packed:copy(t)
-  return self.copy_slots(t)
+  return self.copy_slots(t, self.last)
 end
 
 function Packed:clear(t)
