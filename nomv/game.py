@@ -132,6 +132,11 @@ class PlayoutStats:
     draws: int
     unfinished: int
     lost: int = 0  # games nobody won or drew: every player lost (an unsolved puzzle)
+    moves: int = 0  # from Game.move_generation: the legal moves listed in all
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds if self.seconds > 0 else float("inf")
 
     @property
     def games_per_second(self) -> float:
@@ -246,13 +251,25 @@ class Game:
     def playout(self, games: int, seed: int = 0, options: dict[str, Any] | None = None,
                 variant: str | None = None, text: bool = False, max_plies: int = 100_000) -> PlayoutStats:
         """Plays random games inside Lua and returns their figures."""
+        return self._random_games(self.engine.playout, games, seed, options, variant, text, max_plies)
+
+    def move_generation(self, games: int, seed: int = 0, options: dict[str, Any] | None = None,
+                        variant: str | None = None, max_plies: int = 100_000) -> PlayoutStats:
+        """Random games inside Lua whose every move is drawn from the full list of legal moves
+        (never ``random_move``); ``moves`` counts the moves listed.  ``nomv bench`` reports them
+        per second as the speed of move generation."""
+        return self._random_games(self.engine.move_generation, games, seed, options, variant,
+                                  False, max_plies)
+
+    def _random_games(self, request, games, seed, options, variant, text, max_plies) -> PlayoutStats:
         values = self.resolve_options(options, variant, text)
         players = int(values["players"])
         start = time.perf_counter()
-        raw = self.engine.playout(values, seed_words(seed), games, players, max_plies)
+        raw = request(values, seed_words(seed), games, players, max_plies)
         seconds = time.perf_counter() - start
         return PlayoutStats(raw["games"], seconds, raw["plies"], raw["longest"], raw["shortest"],
-                            list(raw["wins"]), raw["draws"], raw["unfinished"], raw.get("lost", 0))
+                            list(raw["wins"]), raw["draws"], raw["unfinished"], raw.get("lost", 0),
+                            raw.get("moves", 0))
 
 
 _SEPARATORS = re.compile(r"[\s,;/\-]+")

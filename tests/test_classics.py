@@ -260,3 +260,43 @@ def test_breakthrough_playouts(bt):
     stats = bt.playout(500, seed=5)
     assert stats.unfinished == 0 and stats.draws == 0 and sum(stats.wins) == 500
     assert 60 < stats.plies / 500 < 68           # OpenSpiel's random games: 64.4 plies
+
+
+# -- Against OpenSpiel ---------------------------------------------------------------------------
+# Same rules, same random games: the average length of uniformly random games must agree with
+# OpenSpiel's (installed with the `openspiel` extra; skipped without it).  Each side plays
+# BATCHES x PER games; the spread of the batch means estimates each mean's standard error, and
+# the two means may differ by at most Z of their combined standard errors (with Z = 4 a correct
+# script fails about once in 16000 runs, and the seeds are fixed, so a pass stays a pass).
+# 10000 games a side tell apart Breakthrough with straight-ahead captures allowed (0.6 plies
+# shorter).  LuaJIT only: both runtimes play the same games from the same seeds.
+
+BATCHES, PER, Z = 100, 100, 4.0
+
+
+def mean_and_error(values):
+    n = len(values)
+    mean = sum(values) / n
+    variance = sum((x - mean) ** 2 for x in values) / (n - 1)
+    return mean, (variance / n) ** 0.5
+
+
+@pytest.fixture(scope="module")
+def openspiel_lengths():
+    """Batch means of OpenSpiel's random game lengths, per classic game (computed once)."""
+    pytest.importorskip("pyspiel")
+    from nomv.openspiel import CLASSICS, RandomPlayer
+    out = {}
+    for name in CLASSICS:
+        player = RandomPlayer(name, seed=7)
+        out[name] = [player.play(PER).average_length for _ in range(BATCHES)]
+    return out
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "hex", "breakthrough"])
+def test_random_game_lengths_agree_with_openspiel(name, openspiel_lengths):
+    game = load(name, "jit")
+    ours = [game.playout(PER, seed=1000 + b).average_length for b in range(BATCHES)]
+    (a, sa), (b, sb) = mean_and_error(ours), mean_and_error(openspiel_lengths[name])
+    tolerance = Z * (sa ** 2 + sb ** 2) ** 0.5
+    assert abs(a - b) <= tolerance, f"{name}: nomv {a:.2f} plies, OpenSpiel {b:.2f} (tolerance {tolerance:.2f})"

@@ -868,47 +868,73 @@ local function random_move_of(state, rng)
   return ms[rng:int(#ms)]
 end
 
--- n random games from the options; returns statistics as JSON.
+-- n random games from the options, each move chosen by choose(state, rng); returns their
+-- statistics (a table).
 --
 -- Game k's setup and chance draw from one generator reseeded from `master` before the game, and
--- its random moves from `master` itself.  The loop's states never leave it, so the chance
--- generator simply runs on from ply to ply instead of being saved into each state's `_rng` and
--- loaded back (the same numbers either way: a game replays from its seed and moves).
+-- its moves from `master` itself.  The loop's states never leave it, so the chance generator
+-- simply runs on from ply to ply instead of being saved into each state's `_rng` and loaded
+-- back (the same numbers either way: a game replays from its seed and moves).
+local function random_games(opts, seed, n, np, max_plies, choose)
+  local master, chance = Rng.new(seed), Rng.new(seed)
+  local wins, draws, lost, unfinished, total, longest, shortest = {}, 0, 0, 0, 0, 0, huge
+  for p = 1, np do wins[p] = 0 end
+  local result = need("result")
+  need("setup"); need("play")
+  local ranks = {}                    -- scratch for rank()
+  start_periods()
+  for _ = 1, n do
+    new_period()
+    chance:reseed(master)
+    local state = setup_with(opts, chance)
+    local plies, over, winner, firsts = 0, false, nil, 0
+    while true do
+      local res = result(state)
+      if res ~= nil and res ~= false then
+        over = true
+        winner, firsts = rank(res, np, ranks)
+        break
+      end
+      if plies >= max_plies then break end
+      state = play_with(state, choose(state, master), chance)
+      plies = plies + 1
+    end
+    total = total + plies
+    if plies > longest then longest = plies end
+    if plies < shortest then shortest = plies end
+    if not over then unfinished = unfinished + 1
+    elseif winner then wins[winner] = wins[winner] + 1
+    elseif firsts > 1 then draws = draws + 1
+    else lost = lost + 1 end          -- nobody ranked first: every player lost (a failed puzzle)
+  end
+  return {games = n, plies = total, longest = longest, shortest = n > 0 and shortest or 0,
+          wins = wins, draws = draws, lost = lost, unfinished = unfinished}
+end
+
+-- n random games (random_move, or a move drawn from moves()); statistics as JSON.
 function H.playout(opts, seed, n, np, max_plies)
   return guarded("playout", function()
-    local master, chance = Rng.new(seed), Rng.new(seed)
-    local wins, draws, lost, unfinished, total, longest, shortest = {}, 0, 0, 0, 0, 0, huge
-    for p = 1, np do wins[p] = 0 end
-    local result = need("result")
-    need("setup"); need("play")
-    local ranks = {}                    -- scratch for rank()
-    start_periods()
-    for _ = 1, n do
-      new_period()
-      chance:reseed(master)
-      local state = setup_with(opts, chance)
-      local plies, over, winner, firsts = 0, false, nil, 0
-      while true do
-        local res = result(state)
-        if res ~= nil and res ~= false then
-          over = true
-          winner, firsts = rank(res, np, ranks)
-          break
-        end
-        if plies >= max_plies then break end
-        state = play_with(state, random_move_of(state, master), chance)
-        plies = plies + 1
-      end
-      total = total + plies
-      if plies > longest then longest = plies end
-      if plies < shortest then shortest = plies end
-      if not over then unfinished = unfinished + 1
-      elseif winner then wins[winner] = wins[winner] + 1
-      elseif firsts > 1 then draws = draws + 1
-      else lost = lost + 1 end          -- nobody ranked first: every player lost (a failed puzzle)
-    end
-    return to_json({games = n, plies = total, longest = longest, shortest = n > 0 and shortest or 0,
-                    wins = wins, draws = draws, lost = lost, unfinished = unfinished})
+    return to_json(random_games(opts, seed, n, np, max_plies, random_move_of))
+  end)
+end
+
+-- Random games whose every move is drawn from the full list that moves() returns, counting the
+-- moves listed: what `nomv bench` reports as moves generated per second.
+local listed = 0
+local function from_the_list(state, rng)
+  local ms = list_moves(state)
+  local count = #ms
+  if count == 0 then contract("moves returned no move, but result says the game is not over") end
+  listed = listed + count
+  return ms[rng:int(count)]
+end
+
+function H.move_generation(opts, seed, n, np, max_plies)
+  return guarded("playout", function()
+    listed = 0
+    local stats = random_games(opts, seed, n, np, max_plies, from_the_list)
+    stats.moves = listed
+    return to_json(stats)
   end)
 end
 
