@@ -256,6 +256,20 @@ def test_breakthrough_random_move(bt):
     check_random_move(bt, pos)
 
 
+def test_breakthrough_random_moves_stay_legal_through_whole_games(bt):
+    # random_move draws from the pawn lists that play() keeps: after captures and long games
+    # they must still name exactly the pawns on the board.
+    import random
+    for seed in range(3):
+        pos, rng = bt.start(seed=seed), random.Random(seed)
+        while pos.outcome() is None:
+            legal = {m.steps for m in pos.legal_moves}
+            assert set(random_move_sample(bt, pos, 40, seed=pos.ply)) <= legal
+            if pos.ply % 16 == 15:
+                check_random_move(bt, pos, n=100 * len(legal))
+            pos.play(rng.choice(pos.legal_moves))
+
+
 def test_breakthrough_playouts(bt):
     stats = bt.playout(500, seed=5)
     assert stats.unfinished == 0 and stats.draws == 0 and sum(stats.wins) == 500
