@@ -84,14 +84,21 @@ def aim(check: Callable[[dict], list[dict]]):
 # -- measuring ----------------------------------------------------------------------------------
 
 def rate(call: Callable[[int, int], PlayoutStats], seconds: float) -> tuple[int, float, int, int]:
-    """Calls ``call(n, seed)`` (random games inside Lua) with growing n until `seconds` have
-    passed; returns the games, the seconds, the plies and the moves listed."""
-    n, games, plies, moves, start = 50, 0, 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    """Calls ``call(n, seed)`` (random games inside Lua) with growing n until `seconds` of CPU
+    time have passed; returns the games, the CPU seconds, the plies and the moves listed."""
+    n, games, plies, moves, start = 50, 0, 0, 0, time.process_time()
+    while time.process_time() - start < seconds:
         stats = call(n, games)
         games, plies, moves = games + stats.games, plies + stats.plies, moves + stats.moves
         n = min(n * 2, 20000)
-    return games, time.perf_counter() - start, plies, moves
+    return games, time.process_time() - start, plies, moves
+
+
+def load(name: str, lua: str) -> Game:
+    """A game to measure, run in this process: its speed is then this process's CPU time, which
+    other programs busy on the machine change far less than the time on the clock.  (Bundled
+    scripts only: a worker process would guard against hangs, at the cost of that.)"""
+    return Game.load(name, runtime=lua, isolate=False)
 
 
 def bundled(bench: Bench) -> list[catalog.Found]:
@@ -107,22 +114,22 @@ def playout_rows(bench: Bench) -> list[dict]:
     generated/s: random games whose every move comes from the full list of legal moves."""
     rows = []
     for found in bundled(bench):
-        for variant in [None] + Game.load(str(found.path)).variants:
+        for variant in [None] + load(str(found.path), "jit").variants:
             figures = {}
             for lua in RUNTIMES:
                 bench.progress(f"{found.name}{' ' + variant if variant else ''} on {lua}")
-                with Game.load(str(found.path), runtime=lua) as game:
-                    figures.update(_random_game_figures(game, variant, lua, bench.seconds))
+                figures.update(_random_game_figures(load(str(found.path), lua), variant, lua,
+                                                    bench.seconds))
             order = ["jit", "5.4", "length", "jit_moves", "5.4_moves", "branching"]
             rows.append({"game": found.name, "variant": variant or "", **{k: figures[k] for k in order}})
     return rows
 
 
 def _random_game_figures(game: Game, variant: str | None, lua: str, seconds: float) -> dict:
-    game.playout(20, seed=0, variant=variant)                 # warm up (LuaJIT compiles)
-    game.move_generation(5, seed=0, variant=variant)
     played = lambda n, seed: game.playout(n, seed=seed, variant=variant)        # noqa: E731
     listed = lambda n, seed: game.move_generation(n, seed=seed, variant=variant)  # noqa: E731
+    rate(played, seconds / 10)                                # warm up: LuaJIT compiles
+    rate(listed, seconds / 20)
     games, took, plies, _ = rate(played, seconds)
     out = {lua: round(games / took, 1), "length": round(plies / games, 1)}
     _, took, plies, moves = rate(listed, seconds / 2)
@@ -144,11 +151,10 @@ def perft_rows(bench: Bench) -> list[dict]:
             continue
         for lua in RUNTIMES:
             bench.progress(f"perft {name} on {lua}")
-            with Game.load(name, runtime=lua) as game:
-                pos = game.start(options=options, seed=0)
-                t0 = time.perf_counter()
-                nodes = pos.perft(depth)
-                elapsed = time.perf_counter() - t0
+            pos = load(name, lua).start(options=options, seed=0)
+            t0 = time.process_time()
+            nodes = pos.perft(depth)
+            elapsed = time.process_time() - t0
             rows.append({"game": name, "depth": depth, "runtime": lua, "count": nodes,
                          "seconds": round(elapsed, 3), "leaves_per_second": round(nodes / elapsed)})
     return rows
@@ -185,18 +191,20 @@ def openspiel_rows(bench: Bench) -> list[dict]:
             continue
         bench.progress(f"{name} against OpenSpiel {openspiel.CLASSICS[name][0]}")
         theirs = openspiel.RandomPlayer(name, seed=1)
-        with Game.load(name, runtime="jit") as game:
-            game.playout(2000, seed=0)        # warm up both (LuaJIT compiles)
-            theirs.play_for(0.05)
-            ours, their_games = [0, 0.0, 0], openspiel.Playouts()
-            slices = max(4, round(bench.seconds / 0.25))
-            n = 100
-            for k in range(slices):
-                stats = game.playout(n, seed=k)
-                ours[0], ours[1], ours[2] = ours[0] + stats.games, ours[1] + stats.seconds, ours[2] + stats.plies
-                # the next batch takes about one slice
-                n = max(10, min(1_000_000, round(stats.games / max(stats.seconds, 1e-6) * bench.seconds / slices)))
-                theirs.play_for(bench.seconds / slices, their_games)
+        game = load(name, "jit")
+        ours, their_games = [0, 0.0, 0], openspiel.Playouts()
+        # Warm up both (LuaJIT compiles), then alternate slices of about equal time.
+        rate(lambda n, seed: game.playout(n, seed=seed), bench.seconds / 10)
+        theirs.play_for(bench.seconds / 20)
+        slices = max(4, round(bench.seconds / 0.25))
+        n = 100
+        for k in range(slices):
+            t0 = time.process_time()
+            stats = game.playout(n, seed=k)
+            took = time.process_time() - t0
+            ours[0], ours[1], ours[2] = ours[0] + stats.games, ours[1] + took, ours[2] + stats.plies
+            n = max(10, min(1_000_000, round(stats.games / max(took, 1e-6) * bench.seconds / slices)))
+            theirs.play_for(bench.seconds / slices, their_games)
         ours_rate = ours[0] / ours[1]
         rows.append({"game": name, "openspiel_game": theirs.name,
                      "nomv": round(ours_rate), "openspiel": round(their_games.games_per_second),

@@ -48,7 +48,8 @@ def version() -> str:
 
 @dataclass
 class Playouts:
-    """Random games played by OpenSpiel: how many, their plies, and the seconds they took."""
+    """Random games played by OpenSpiel: how many, their plies, and the CPU seconds they took
+    (this process's: other programs busy on the machine change that less than the clock)."""
 
     games: int = 0
     plies: int = 0
@@ -79,23 +80,23 @@ class RandomPlayer:
         out = into if into is not None else Playouts()
         new_state, choice = self.game.new_initial_state, self.random.choice
         plies = 0
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(games):
             state = new_state()
             while not state.is_terminal():
                 state.apply_action(choice(state.legal_actions()))
                 plies += 1
-        out.seconds += time.perf_counter() - start
+        out.seconds += time.process_time() - start
         out.games += games
         out.plies += plies
         return out
 
     def play_for(self, seconds: float, into: Playouts | None = None) -> Playouts:
-        """Plays random games for about `seconds`, in batches that grow until one takes a tenth
-        of the time (the clock is read between batches only)."""
+        """Plays random games for about `seconds` of CPU time, in batches that grow until one
+        takes a tenth of the time (the clock is read between batches only)."""
         out = into if into is not None else Playouts()
-        deadline, batch = time.perf_counter() + seconds, 1
-        while time.perf_counter() < deadline:
+        deadline, batch = time.process_time() + seconds, 1
+        while time.process_time() < deadline:
             before = out.seconds
             self.play(batch, out)
             if out.seconds - before < seconds / 10:
