@@ -858,7 +858,7 @@ end
 local function random_move_of(state, rng)
   if G.random_move then
     local mv = G.random_move(state, rng)
-    if type(mv) ~= "table" or mv[1] == nil then      -- (not #mv: a call, at every ply)
+    if type(mv) ~= "table" or #mv == 0 then
       contract(format("random_move must return a move (a list of steps), got %s", describe(mv)))
     end
     return mv
