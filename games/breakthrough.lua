@@ -55,6 +55,18 @@ local function legal(s, p, m)
   return t == 0 or (m.captures and t == 3 - p)
 end
 
+-- Where the pawn on square i stands in player p's list, for play(s, m).  random_move has just
+-- found it when it drew m for s (as in a random game), and leaves a hint; otherwise, a search.
+-- The hint names the state and the move it is for, so the answer is the same either way.
+local hint_state, hint_move, hint_entry
+local function entry_of(s, m, p, i)
+  if s == hint_state and m == hint_move then return hint_entry end
+  local first = 16 * (p - 1) + 1
+  for k = first, first + s[LEFT + p] - 1 do
+    if PAWNS:get(s, k) == i - 1 then return k end
+  end
+end
+
 local WIN = {{winner = 1, reason = "reached rank 1"}, {winner = 2, reason = "reached rank 8"}}
 local WIPED = {{winner = 1, reason = "captured every White pawn"},
                {winner = 2, reason = "captured every Black pawn"}}
@@ -116,7 +128,10 @@ return {
       local x = rng:int(choices) - 1
       local k = floor(x / 3)                          -- the pawn's place in the list
       local m = moves[(x - 3 * k) * 64 + PAWNS:get(s, first + k) + 1]
-      if legal(s, p, m) then return m end
+      if legal(s, p, m) then
+        hint_state, hint_move, hint_entry = s, m, first + k
+        return m
+      end
     end
   end,
 
@@ -130,13 +145,10 @@ return {
     L:set(new, j, p)
     -- The pawn's entry in its list now says j; a pawn taken leaves its list, whose last entry
     -- fills the gap.
-    local first = 16 * (p - 1) + 1
-    for k = first, first + s[LEFT + p] - 1 do
-      if PAWNS:get(s, k) == i - 1 then PAWNS:set(new, k, j - 1); break end
-    end
+    PAWNS:set(new, entry_of(s, m, p, i), j - 1)
     if t ~= 0 then
       local left = s[LEFT + t]
-      first = 16 * (t - 1) + 1
+      local first = 16 * (t - 1) + 1
       for k = first, first + left - 1 do
         if PAWNS:get(s, k) == j - 1 then PAWNS:set(new, k, PAWNS:get(s, first + left - 1)); break end
       end
