@@ -225,6 +225,8 @@ def test_copy_list(script, lua):
       return {out = {#a, a[1500], t[1], #b, b[2], c[1], c[2][1], #nomv.copy_list({})}}
     """)
     assert out == [1500, 4500, 3, 2, 6, "x", 1, 0]
+    with pytest.raises(nomv.ScriptError, match="nomv.copy_list: the length must be a whole number from 0 to 2\\^24, got 2.5"):
+        run(script, lua, "return {out = nomv.copy_list({1, 2, 3}, 2.5)}")
 
 
 def test_packed_board_refuses_bad_sizes(script, lua):

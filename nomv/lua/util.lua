@@ -74,21 +74,23 @@ Packed.__metatable = false
 -- constructor {t[1], t[2], ..., t[n]} that is generated the first time a length is asked for.
 -- A loop that appends slot by slot grows the new table several times, and unpack() is not
 -- compiled by LuaJIT; the constructor is both sized at once and compiled.  (The library is
--- trusted code: it may generate code; scripts cannot.)
+-- trusted code: it may generate code; scripts cannot.)  Lists longer than LONG share one
+-- copier that copies the rest in a loop, so there are at most LONG + 1 of them.
+local LONG = 1000
 local copiers = {}
 local function copier(n)
-  local f = copiers[n]
-  if f then return f end
   if type(n) ~= "number" or n ~= floor(n) or n < 0 or n > 16777216 then
     error("nomv.copy_list: the length must be a whole number from 0 to 2^24, got " .. tostring(n), 3)
   end
-  local direct = n < 1000 and n or 1000
+  local key = n <= LONG and n or LONG + 1
+  local f = copiers[key]
+  if f then return f end
   local items = {}
-  for k = 1, direct do items[k] = "t[" .. k .. "]" end
+  for k = 1, key <= LONG and key or LONG do items[k] = "t[" .. k .. "]" end
   local body = "local t, n = ... local c = {" .. table.concat(items, ", ") .. "}\n"
-  if n > direct then body = body .. "for k = " .. (direct + 1) .. ", n do c[k] = t[k] end\n" end
+  if key > LONG then body = body .. "for k = " .. (LONG + 1) .. ", n do c[k] = t[k] end\n" end
   f = assert(load("return function(...) " .. body .. " return c end", "=copy_list", "t", {}))()
-  copiers[n] = f
+  copiers[key] = f
   return f
 end
 
@@ -96,7 +98,7 @@ end
 --- values are shared.  The quick way to copy a board kept as a list of cells in play().
 function M.copy_list(t, n)
   n = n or #t
-  return (copiers[n] or copier(n))(t, n)
+  return (copiers[n] or copier(n))(t, n)     -- copiers[n] is nil beyond LONG: copier(n) then
 end
 
 --- nomv.packed(n, bits [, first]) -> a layout of n cells, each a whole number from 0 to
