@@ -87,8 +87,9 @@ def test_long_legal_work_is_not_stopped():
     g = game(TICTACTOE, limit=0.05)
     unlimited = nomv.Game(TICTACTOE, "mine.lua", "jit", time_limit=0, isolate=False)
     assert g.start(seed=1).perft(9) == unlimited.start(seed=1).perft(9) == 255168
-    stats = g.playout(3000, seed=1)
-    assert stats.games == 3000 and stats.unfinished == 0
+    stats = g.playout(1000000, seed=1)          # the worker beats while the games go on
+    assert stats.games == 1000000 and stats.unfinished == 0
+    assert stats.seconds > 0.05                  # the premise: the whole took longer than one limit
 
 
 def test_playout_games_each_get_the_limit_without_reading_the_clock_per_game():
