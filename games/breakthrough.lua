@@ -7,52 +7,64 @@
 -- moves: the eight front pawns each go straight or to either side, less the board's two edges.
 --
 -- Written for speed (nomv bench compares it with OpenSpiel and Ludii).  play() must copy the
--- state, so the board is packed: each square a 2-bit digit (0 empty, 1 Black, 2 White), sixteen
--- to a number, so the board is four numbers, and with the two players' pawn counts six.  Random
--- playouts draw a (square, direction) pair until it is a legal move, which is uniform over the
--- legal moves without listing them.
+-- state, so the state is one list of twelve numbers, one small table a move: whose turn it is,
+-- the winner and how they won, each player's pawns left, the board packed by nomv.packed (each
+-- square a 2-bit digit: 0 empty, 1 Black, 2 White, 26 to a number), and each player's list of
+-- pawn squares, kept up to date by play (6-bit digits, 8 to a number).  A random move draws one
+-- of the player's pawns and a direction until that is a legal move: uniform over the legal
+-- moves, without listing them, in about two draws.
 
 local floor = math.floor
 local g = nomv.grid.square(8, 8)                     -- a1..h8, rank 1 at the bottom
 local NAMES = {"Black", "White"}
 local FILL = {"#202020", "#f4f4f4"}
-local CAPTURED = 4                                   -- board[4 + p]: player p's pawns left
 
--- CH[i], PL[i]: square i is digit floor(board[CH[i]] / PL[i]) % 4 of the packed board.
-local CH, PL = {}, {}
-for i = 1, g.n do CH[i], PL[i] = floor((i - 1) / 16) + 1, floor(4 ^ ((i - 1) % 16)) end
-
-local function at(b, i)
-  return floor(b[CH[i]] / PL[i]) % 4
-end
+-- The state's slots: whose turn it is; the winner (0 while the game runs) and how (1 the far
+-- rank, 2 the last capture); LEFT + p: player p's pawns left; the board from slot BOARD on
+-- (layout L); after it the pawn lists (layout PAWNS): cells 16(p-1) + 1 .. 16(p-1) + s[LEFT + p]
+-- hold player p's pawn squares, each as its index minus one (0..63 fits six bits).
+local TO_MOVE, WINNER, HOW, LEFT, BOARD = 1, 2, 3, 3, 6
+local L = nomv.packed(g.n, 2, BOARD)
+local PAWNS = nomv.packed(32, 6, L.last + 1)
 
 -- The three forward directions of each player, diagonals first and last (as OpenSpiel orders
 -- them): Black moves towards rank 1.
 local FORWARD = {{g.dir.sw, g.dir.s, g.dir.se}, {g.dir.nw, g.dir.n, g.dir.ne}}
 local FAR_RANK = {1, 8}
 
--- MOVE[p][d][i]: player p's move from square i in its d-th forward direction, built once and
--- shared (playouts allocate no moves), or false where it would leave the board.  DIAGONAL[d]:
--- whether direction d may capture.  WINS[p][j]: 1 if a pawn of p arriving on j wins.
-local MOVE, DIAGONAL, WINS = {{}, {}}, {true, false, true}, {{}, {}}
+-- MOVE[p][(d - 1) * 64 + i]: player p's move from square i in its d-th forward direction, built
+-- once and shared (playouts allocate no moves), or false where it would leave the board; its
+-- `captures` says whether it may take a pawn (diagonal moves only).  WINS[p][j]: 1 if a pawn
+-- of p arriving on j wins.
+local MOVE, WINS = {{}, {}}, {{}, {}}
 for p = 1, 2 do
   for d = 1, 3 do
-    local list = {}
     for i = 1, g.n do
       local j = g.step[FORWARD[p][d]][i]
-      list[i] = j and {g.ids[i], g.ids[j], from = i, to = j} or false
+      MOVE[p][(d - 1) * 64 + i] = j and {g.ids[i], g.ids[j], from = i, to = j, captures = d ~= 2}
+                                  or false
     end
-    MOVE[p][d] = list
   end
   for j = 1, g.n do WINS[p][j] = g.rank[j] == FAR_RANK[p] and 1 or 0 end
 end
 
--- Whether player p may play its d-th direction from square i, on board b.
-local function legal(b, p, d, i)
-  local m = MOVE[p][d][i]
-  if not m or at(b, i) ~= p then return false end
-  local t = at(b, m.to)
-  return t == 0 or (DIAGONAL[d] and t == 3 - p)
+-- Whether m (an entry of MOVE[p]) is a legal move of player p in state s.
+local function legal(s, p, m)
+  if not m or L:get(s, m.from) ~= p then return false end
+  local t = L:get(s, m.to)
+  return t == 0 or (m.captures and t == 3 - p)
+end
+
+-- Where the pawn on square i stands in player p's list, for play(s, m).  random_move has just
+-- found it when it drew m for s (as in a random game), and leaves a hint; otherwise, a search.
+-- The hint names the state and the move it is for, so the answer is the same either way.
+local hint_state, hint_move, hint_entry
+local function entry_of(s, m, p, i)
+  if s == hint_state and m == hint_move then return hint_entry end
+  local first = 16 * (p - 1) + 1
+  for k = first, first + s[LEFT + p] - 1 do
+    if PAWNS:get(s, k) == i - 1 then return k end
+  end
 end
 
 local WIN = {{winner = 1, reason = "reached rank 1"}, {winner = 2, reason = "reached rank 8"}}
@@ -74,64 +86,89 @@ return {
   players = {min = 2, max = 2, names = NAMES, colours = FILL},
   grid = g,
 
-  -- board: four packed numbers, then Black's and White's pawn counts; winner: set once won,
-  -- with `how`: 1 for the far rank, 2 for the last capture.
   setup = function(opts, rng)
-    local b = {0, 0, 0, 0, 16, 16}
+    local s = PAWNS:clear(L:clear({[TO_MOVE] = 1, [WINNER] = 0, [HOW] = 0, [LEFT + 1] = 16,
+                                   [LEFT + 2] = 16}))
+    local listed = {0, 0}
     for i = 1, g.n do
       local r = g.rank[i]
-      local v = r >= 7 and 1 or (r <= 2 and 2 or 0)
-      b[CH[i]] = b[CH[i]] + v * PL[i]
+      local p = r >= 7 and 1 or (r <= 2 and 2 or 0)
+      L:set(s, i, p)
+      if p > 0 then
+        listed[p] = listed[p] + 1
+        PAWNS:set(s, 16 * (p - 1) + listed[p], i - 1)
+      end
     end
-    return {board = b, to_move = 1}
+    return s
+  end,
+
+  to_move = function(s)
+    return s[TO_MOVE]
   end,
 
   moves = function(s)
-    local b, p, out = s.board, s.to_move, {}
+    local p, out = s[TO_MOVE], {}
     for i = 1, g.n do
-      if at(b, i) == p then
+      if L:get(s, i) == p then
         for d = 1, 3 do
-          if legal(b, p, d, i) then out[#out + 1] = MOVE[p][d][i] end
+          local m = MOVE[p][(d - 1) * 64 + i]
+          if legal(s, p, m) then out[#out + 1] = m end
         end
       end
     end
     return out
   end,
 
-  -- Uniform over the legal moves: draw one of the 192 (square, direction) pairs until it is a
-  -- legal move of the player to move.
+  -- Uniform over the legal moves: draw one of the player's pawns and one of its three
+  -- directions (3 x pawns equally likely pairs) until that is a legal move.
   random_move = function(s, rng)
-    local b, p = s.board, s.to_move
+    local p = s[TO_MOVE]
+    local moves, first, choices = MOVE[p], 16 * (p - 1) + 1, 3 * s[LEFT + p]
     while true do
-      local x = rng:int(192) - 1
-      local i, d = x % 64 + 1, floor(x / 64) + 1
-      if legal(b, p, d, i) then return MOVE[p][d][i] end
+      local x = rng:int(choices) - 1
+      local k = floor(x / 3)                          -- the pawn's place in the list
+      local m = moves[(x - 3 * k) * 64 + PAWNS:get(s, first + k) + 1]
+      if legal(s, p, m) then
+        hint_state, hint_move, hint_entry = s, m, first + k
+        return m
+      end
     end
   end,
 
   play = function(s, m)
-    local p, o = s.to_move, s.board
-    local b = {o[1], o[2], o[3], o[4], o[5], o[6]}
+    local p = s[TO_MOVE]
+    local new = PAWNS:copy(s)                           -- every slot, the lists the last
+    new[TO_MOVE] = 3 - p
     local i, j = locate(s, m)
-    local t = at(b, j)                                  -- 0, or the enemy's pawn taken
-    b[CH[i]] = b[CH[i]] - p * PL[i]
-    b[CH[j]] = b[CH[j]] + (p - t) * PL[j]
-    if t ~= 0 then b[CAPTURED + t] = b[CAPTURED + t] - 1 end
-    local new = {board = b, to_move = 3 - p}
-    if WINS[p][j] == 1 then new.winner, new.how = p, 1
-    elseif b[CAPTURED + 3 - p] == 0 then new.winner, new.how = p, 2 end
+    local t = L:get(s, j)                               -- 0, or the enemy's pawn taken
+    L:set(new, i, 0)
+    L:set(new, j, p)
+    -- The pawn's entry in its list now says j; a pawn taken leaves its list, whose last entry
+    -- fills the gap.
+    PAWNS:set(new, entry_of(s, m, p, i), j - 1)
+    if t ~= 0 then
+      local left = s[LEFT + t]
+      local first = 16 * (t - 1) + 1
+      for k = first, first + left - 1 do
+        if PAWNS:get(s, k) == j - 1 then PAWNS:set(new, k, PAWNS:get(s, first + left - 1)); break end
+      end
+      new[LEFT + t] = left - 1
+    end
+    if WINS[p][j] == 1 then new[WINNER], new[HOW] = p, 1
+    elseif new[LEFT + 3 - p] == 0 then new[WINNER], new[HOW] = p, 2 end
     return new
   end,
 
   result = function(s)
-    if s.winner then return (s.how == 1 and WIN or WIPED)[s.winner] end
+    local p = s[WINNER]
+    if p ~= 0 then return (s[HOW] == 1 and WIN or WIPED)[p] end
     return nil
   end,
 
   -- OpenSpiel's notation: from and to squares run together, with * after a capture: a7b6*.
   notation = function(s, m)
     local i, j = locate(s, m)
-    return m[1] .. m[2] .. (at(s.board, j) ~= 0 and "*" or "")
+    return m[1] .. m[2] .. (L:get(s, j) ~= 0 and "*" or "")
   end,
 
   -- Also accepted: a7-b6, a7xb6, a7 b6.
@@ -145,7 +182,7 @@ return {
     local function shade(i) return (g.file[i] + g.rank[i]) % 2 == 0 and "#b58863" or "#f0d9b5" end
     local items = g:scene({fill = shade, stroke = "#7a5a3a"})
     for i = 1, g.n do
-      local v = at(s.board, i)
+      local v = L:get(s, i)
       if v ~= 0 then items[#items + 1] = g:piece(i, FILL[v], {stroke = "#303030"}) end
     end
     for f = 1, 8 do
@@ -156,7 +193,7 @@ return {
       items[#items + 1] = {shape = "text", x = -0.3, y = 8.5 - r, text = tostring(r), size = 0.35,
                            fill = "#303030"}
     end
-    items.status = s.winner and (NAMES[s.winner] .. " wins") or (NAMES[s.to_move] .. " to move")
+    items.status = s[WINNER] ~= 0 and (NAMES[s[WINNER]] .. " wins") or (NAMES[s[TO_MOVE]] .. " to move")
     return items
   end,
 
@@ -165,7 +202,7 @@ return {
     local lines = {}
     for r = 8, 1, -1 do
       local row = {tostring(r)}
-      for f = 1, 8 do row[#row + 1] = ({[0] = ".", "b", "w"})[at(s.board, (r - 1) * 8 + f)] end
+      for f = 1, 8 do row[#row + 1] = ({[0] = ".", "b", "w"})[L:get(s, (r - 1) * 8 + f)] end
       lines[#lines + 1] = table.concat(row)
     end
     lines[#lines + 1] = " abcdefgh"

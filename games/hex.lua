@@ -9,12 +9,12 @@
 -- when its neighbours (or the edges it stands on) reach both, which is found without searching.
 -- When a stone joins a group to an edge, a flood fill marks that group, so each stone is marked
 -- at most once a game.  play() must not change its input, and copying 121 cells at every move
--- would cost more than the rest of the move, so the board is packed: cell values are 4-bit
--- digits, thirteen to a number (52 bits, exact in a double), and 11x11 is ten numbers.  Reading
--- a cell is one division by a power of two, which is exact on LuaJIT and Lua 5.4 alike.
+-- would cost more than the rest of the move, so the board is packed (nomv.packed): cell values
+-- are 4-bit digits, thirteen to a number, and 11x11 is ten numbers.  The state is one list of
+-- numbers, whose first slots hold whose turn it is, the winner and the size: one table a move
+-- (a table with named fields costs a second allocation for its hash part).
 
-local floor, max = math.floor, math.max
-local PER = 13                       -- cells per number of the packed board
+local max = math.max
 local SQRT3 = math.sqrt(3)
 local NAMES = {"Black", "White"}
 local FILL = {"#202020", "#f4f4f4"}
@@ -31,22 +31,28 @@ local OWNER = {[0] = 0, 1, 1, 1, 1, 2, 2, 2, 2}
 -- The value of player p's new stone from what it touches: VALUE[p][1 + a + 2 * b].
 local VALUE = {{1, 2, 3, 4}, {5, 6, 7, 8}}
 
+-- The state's slots: whose turn it is, the winner (0 while the game runs), the size, then the
+-- packed board from slot BOARD on.
+local TO_MOVE, WINNER, SIZE, BOARD = 1, 2, 3, 4
+
 local WIN = {{winner = 1, reason = "north joined to south"},
              {winner = 2, reason = "west joined to east"}}
 
 -- Everything that depends only on the size, built once per size and shared by every state.
---   CH[i], PL[i]: where cell i (1..n, row by row from the top) is packed: its value is
---             floor(board[CH[i]] / PL[i]) % 16;
---   NB[k][i]: the k-th neighbour of cell i (n, ne, e, s, sw, w, as OpenSpiel lists them), or
---             the dummy cell n + 1, never written and so always empty, where the board ends;
+--   L:        the packed layout of the board's cells 1..n (row by row from the top), plus a
+--             dummy cell n + 1, never written and so always empty, where the board ends;
+--   NB[k][i]: the k-th neighbour of cell i (n, ne, e, s, sw, w, as OpenSpiel lists them), or n + 1;
 --   AT_A[p][i], AT_B[p][i]: 1 if cell i lies on player p's edge A / B;
 --   MOVE[i]: the move that places a stone on cell i (shared: playouts allocate no moves).
+-- geometry[size] is filled with false up to the largest size, so that it is a plain array
+-- (LuaJIT reads those quicker than a table keyed by scattered numbers).
 local geometry = {}
+for size = 1, 19 do geometry[size] = false end
 local function geometry_of(size)
   local G = geometry[size]
   if G then return G end
   local n = size * size
-  local CH, PL, NB, AT_A, AT_B, MOVE, list, links = {}, {}, {}, {{}, {}}, {{}, {}}, {}, {}, {}
+  local NB, AT_A, AT_B, MOVE, list, links = {}, {{}, {}}, {{}, {}}, {}, {}, {}
   local DR = {-1, -1, 0, 1, 1, 0}
   local DC = {0, 1, 1, 0, -1, -1}
   for k = 1, 6 do NB[k] = {} end
@@ -74,25 +80,10 @@ local function geometry_of(size)
       list[i] = {id = id, x = x, y = y, poly = poly}
     end
   end
-  for i = 1, n + 1 do CH[i], PL[i] = floor((i - 1) / PER) + 1, floor(16 ^ ((i - 1) % PER)) end
-  G = {size = size, n = n, chunks = CH[n + 1], CH = CH, PL = PL, NB = NB, AT_A = AT_A,
-       AT_B = AT_B, MOVE = MOVE, grid = nomv.grid.cells(list, links)}
+  G = {size = size, n = n, L = nomv.packed(n + 1, 4, BOARD), NB = NB, AT_A = AT_A, AT_B = AT_B,
+       MOVE = MOVE, grid = nomv.grid.cells(list, links)}
   geometry[size] = G
   return G
-end
-
--- A copy of the packed board.  One constructor holds 11x11 (ten numbers; beyond the end it
--- reads nil, so smaller boards are copied exactly too) and a loop adds what larger ones have
--- more.  Not unpack: LuaJIT does not compile it, and leaves its fast code at every call.
-local function copy(t, count)
-  local c = {t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10]}
-  for k = 11, count do c[k] = t[k] end
-  return c
-end
-
--- The value of cell i.
-local function at(G, b, i)
-  return floor(b[G.CH[i]] / G.PL[i]) % 16
 end
 
 -- Scratch space for the flood fill: a stack of cells (empty between calls; no state lives here).
@@ -100,7 +91,7 @@ local stack = {}
 
 -- Marks with `value` every stone of value `plain` connected to cell i, in board b.
 local function flood(b, G, i, plain, value)
-  local NB, CH, PL = G.NB, G.CH, G.PL
+  local NB, L = G.NB, G.L
   local top = 1
   stack[1] = i
   while top > 0 do
@@ -108,8 +99,8 @@ local function flood(b, G, i, plain, value)
     top = top - 1
     for k = 1, 6 do
       local q = NB[k][j]
-      if floor(b[CH[q]] / PL[q]) % 16 == plain then
-        b[CH[q]] = b[CH[q]] + (value - plain) * PL[q]
+      if L:get(b, q) == plain then
+        L:set(b, q, value)
         top = top + 1
         stack[top] = q
       end
@@ -130,17 +121,18 @@ return {
   players = {min = 2, max = 2, names = NAMES, colours = FILL},
   options = {size = {default = 11, min = 5, max = 19, help = "cells along each side"}},
 
-  -- board: the packed cells (see the top); winner: set once someone has won.
   setup = function(opts, rng)
-    local board = {}
-    for k = 1, geometry_of(opts.size).chunks do board[k] = 0 end
-    return {size = opts.size, board = board, to_move = 1}
+    return geometry_of(opts.size).L:clear({[TO_MOVE] = 1, [WINNER] = 0, [SIZE] = opts.size})
+  end,
+
+  to_move = function(s)
+    return s[TO_MOVE]
   end,
 
   moves = function(s)
-    local G, b, out = geometry_of(s.size), s.board, {}
+    local G, out = geometry_of(s[SIZE]), {}
     for i = 1, G.n do
-      if at(G, b, i) == EMPTY then out[#out + 1] = G.MOVE[i] end
+      if G.L:get(s, i) == EMPTY then out[#out + 1] = G.MOVE[i] end
     end
     return out
   end,
@@ -148,36 +140,37 @@ return {
   -- Uniform over the empty cells: draw cells until one is empty (about two draws a move in a
   -- random game, and no list of empty cells to copy at every move).
   random_move = function(s, rng)
-    local G, b = geometry_of(s.size), s.board
-    local i = rng:int(G.n)
-    if at(G, b, i) == EMPTY then return G.MOVE[i] end
-    repeat i = rng:int(G.n) until at(G, b, i) == EMPTY
+    local G = geometry_of(s[SIZE])
+    local L, n = G.L, G.n
+    local i = rng:int(n)
+    if L:get(s, i) == EMPTY then return G.MOVE[i] end
+    repeat i = rng:int(n) until L:get(s, i) == EMPTY
     return G.MOVE[i]
   end,
 
   play = function(s, m)
-    local G, p = geometry_of(s.size), s.to_move
-    local NB, onA, onB = G.NB, ON_A[p], ON_B[p]
-    local b = copy(s.board, G.chunks)
+    local G, p = geometry_of(s[SIZE]), s[TO_MOVE]
+    local NB, L, onA, onB = G.NB, G.L, ON_A[p], ON_B[p]
+    local b = L:copy(s)
+    b[TO_MOVE] = 3 - p
     local i = cell_of(G, m)
     -- Does the new stone touch edge A, directly or through a neighbouring group?  And B?
-    local v1, v2, v3 = at(G, b, NB[1][i]), at(G, b, NB[2][i]), at(G, b, NB[3][i])
-    local v4, v5, v6 = at(G, b, NB[4][i]), at(G, b, NB[5][i]), at(G, b, NB[6][i])
+    local v1, v2, v3 = L:get(b, NB[1][i]), L:get(b, NB[2][i]), L:get(b, NB[3][i])
+    local v4, v5, v6 = L:get(b, NB[4][i]), L:get(b, NB[5][i]), L:get(b, NB[6][i])
     local a = max(G.AT_A[p][i], onA[v1], onA[v2], onA[v3], onA[v4], onA[v5], onA[v6])
     local z = max(G.AT_B[p][i], onB[v1], onB[v2], onB[v3], onB[v4], onB[v5], onB[v6])
     local v = VALUE[p][1 + a + 2 * z]
-    b[G.CH[i]] = b[G.CH[i]] + v * G.PL[i]
-    local new = {size = s.size, board = b, to_move = 3 - p}
+    L:set(b, i, v)
     if v == JOINED[p] then
-      new.winner = p
+      b[WINNER] = p
     elseif v ~= PLAIN[p] then
       flood(b, G, i, PLAIN[p], v)               -- the plain stones joined to it reach the edge too
     end
-    return new
+    return b
   end,
 
   result = function(s)
-    if s.winner then return WIN[s.winner] end
+    if s[WINNER] ~= 0 then return WIN[s[WINNER]] end
     return nil
   end,
 
@@ -188,11 +181,11 @@ return {
   end,
 
   scene = function(s)
-    local G = geometry_of(s.size)
-    local g, size = G.grid, s.size
+    local G = geometry_of(s[SIZE])
+    local g, size = G.grid, s[SIZE]
     local items = g:scene({fill = "#e8cf9a", stroke = "#7a6040"})
     for i = 1, G.n do
-      local o = OWNER[at(G, s.board, i)]
+      local o = OWNER[G.L:get(s, i)]
       if o > 0 then items[#items + 1] = g:piece(i, FILL[o], {r = 0.68, stroke = "#303030"}) end
     end
     -- Each player's two edges, drawn just outside the board in the player's colour, and the
@@ -215,21 +208,21 @@ return {
       items[#items + 1] = {shape = "text", x = g.x[i] - 2.1, y = g.y[i], text = tostring(r),
                            size = 0.6, fill = "#303030"}
     end
-    if s.winner then
-      items.status = NAMES[s.winner] .. " wins"
+    if s[WINNER] ~= 0 then
+      items.status = NAMES[s[WINNER]] .. " wins"
     else
-      items.status = NAMES[s.to_move] .. " to move"
+      items.status = NAMES[s[TO_MOVE]] .. " to move"
     end
     return items
   end,
 
   -- OpenSpiel's picture: row 1 first, each row one space further right; x Black, o White.
   text = function(s)
-    local G, lines, size = geometry_of(s.size), {}, s.size
+    local G, lines, size = geometry_of(s[SIZE]), {}, s[SIZE]
     for r = 1, size do
       local row = {}
       for c = 1, size do
-        row[c] = ({[0] = ".", "x", "o"})[OWNER[at(G, s.board, (r - 1) * size + c)]]
+        row[c] = ({[0] = ".", "x", "o"})[OWNER[G.L:get(s, (r - 1) * size + c)]]
       end
       lines[r] = string.rep(" ", r - 1) .. table.concat(row, " ")
     end

@@ -265,9 +265,8 @@ return {
     return d and {g.ids[d], g.ids[c]} or {g.ids[c]}
   end,
 
-  -- A move is its steps only, the same whether drawn, listed or typed.  The board is copied
-  -- last: LuaJIT does not compile {unpack(t)} (the fastest copy still), so what follows it runs
-  -- slower.  The stone's neighbours are the same on both boards, so its group can join first.
+  -- A move is its steps only, the same whether drawn, listed or typed.  The stone's neighbours
+  -- are the same on both boards, so its group can join first.
   play = function(s, m)
     local g = grid_of(s.n)
     local v, c, nipple = s.to_move, g.index[m[#m]], s.nipple
@@ -275,7 +274,7 @@ return {
     local after = {n = s.n, rule = s.rule, tiebreak = s.tiebreak, nipple = nipple,
                    empty = s.empty - 1, to_move = 3 - v}
     if known == s then add_stone(g.adj, s.board, c, v, math.huge); known = after end
-    local board = {unpack(s.board)}
+    local board = nomv.copy_list(s.board, g.n)
     board[s.nipple] = EMPTY
     board[nipple] = NIPPLE
     board[c] = v

@@ -285,8 +285,12 @@ def cmd_bench(args) -> int:
     from . import bench
     if args.seconds <= 0:
         raise UsageError("--seconds must be more than 0")
+    if "openspiel" in (args.compare or []):
+        from .openspiel import pyspiel
+        pyspiel()                                   # not installed: say so before measuring
     progress = (lambda text: print(f"  measuring {text}...", file=sys.stderr, flush=True)) if not args.json else (lambda text: None)
-    result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress)
+    result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress,
+                       compare=args.compare)
     print(json.dumps(result, indent=2) if args.json else bench.format_table(result))
     return 0
 
@@ -475,11 +479,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_match)
 
-    p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s on both runtimes, perft, GUI frames",
-                       description="Print figures: random playouts/s of every bundled game and variant under "
-                                   "LuaJIT and Lua 5.4, perft speed, and the window's frame time.")
+    p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s and moves/s on both runtimes, perft, GUI frames",
+                       description="Print figures: random playouts/s and moves generated/s of every bundled "
+                                   "game and variant under LuaJIT and Lua 5.4, perft speed, the window's frame "
+                                   "time, and how they compare with the aims of issue 6.")
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
     p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
+    p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
+                   help="also play OpenSpiel's versions of the classic games in the same run "
+                        "(needs pip install 'nomv[openspiel]')")
     p.add_argument("--no-gui", action="store_true", help="skip the frame-time measurement")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_bench)

@@ -184,6 +184,13 @@ class LuaEngine:
         return json.loads(self._call("playout", self.table(options), self.table(seed), games,
                                      players, max_plies))
 
+    def move_generation(self, options: dict, seed: list[int], games: int, players: int,
+                        max_plies: int) -> dict:
+        """Like :meth:`playout`, but every move is drawn from the full list ``moves`` returns;
+        the figures add ``moves``, how many moves were listed in all."""
+        return json.loads(self._call("move_generation", self.table(options), self.table(seed),
+                                     games, players, max_plies))
+
     def perft(self, state: Any, depth: int) -> int:
         return int(self._call("perft", state, depth))
 

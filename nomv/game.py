@@ -132,6 +132,11 @@ class PlayoutStats:
     draws: int
     unfinished: int
     lost: int = 0  # games nobody won or drew: every player lost (an unsolved puzzle)
+    moves: int = 0  # from Game.move_generation: the legal moves listed in all
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds if self.seconds > 0 else float("inf")
 
     @property
     def games_per_second(self) -> float:
@@ -247,13 +252,25 @@ class Game:
     def playout(self, games: int, seed: int = 0, options: dict[str, Any] | None = None,
                 variant: str | None = None, text: bool = False, max_plies: int = 100_000) -> PlayoutStats:
         """Plays random games inside Lua and returns their figures."""
+        return self._random_games(self.engine.playout, games, seed, options, variant, text, max_plies)
+
+    def move_generation(self, games: int, seed: int = 0, options: dict[str, Any] | None = None,
+                        variant: str | None = None, max_plies: int = 100_000) -> PlayoutStats:
+        """Random games inside Lua whose every move is drawn from the full list of legal moves
+        (never ``random_move``); ``moves`` counts the moves listed.  ``nomv bench`` reports them
+        per second as the speed of move generation."""
+        return self._random_games(self.engine.move_generation, games, seed, options, variant,
+                                  False, max_plies)
+
+    def _random_games(self, request, games, seed, options, variant, text, max_plies) -> PlayoutStats:
         values = self.resolve_options(options, variant, text)
         players = int(values["players"])
         start = time.perf_counter()
-        raw = self.engine.playout(values, seed_words(seed), games, players, max_plies)
+        raw = request(values, seed_words(seed), games, players, max_plies)
         seconds = time.perf_counter() - start
         return PlayoutStats(raw["games"], seconds, raw["plies"], raw["longest"], raw["shortest"],
-                            list(raw["wins"]), raw["draws"], raw["unfinished"], raw.get("lost", 0))
+                            list(raw["wins"]), raw["draws"], raw["unfinished"], raw.get("lost", 0),
+                            raw.get("moves", 0))
 
 
 #: Sizes of a game table's data that no genuine game comes near; the window draws these texts
@@ -290,6 +307,18 @@ def _check_sizes(description: dict, path: str) -> None:
 
 
 _SEPARATORS = re.compile(r"[\s,;/\-]+")
+
+
+def _without_rng(data: Any) -> Any:
+    """A dumped state without the runtime's rng position.  A state that is a Lua list (fast
+    scripts keep theirs in one list of numbers) is dumped as an object because of ``_rng``; with
+    that gone, it comes back as a list."""
+    if not isinstance(data, dict):
+        return data
+    rest = {k: v for k, v in data.items() if k != "_rng"}
+    if rest and list(rest) == [str(i) for i in range(1, len(rest) + 1)]:
+        return list(rest.values())
+    return rest
 
 
 class Position:
@@ -457,18 +486,16 @@ class Position:
         return self._memo(f"scene:{player}",
                           lambda s: self._engine.scene(self._engine.view(s, player)))
 
-    def state(self) -> dict:
+    def state(self) -> dict | list:
         """The current state as plain data (the runtime's rng position left out)."""
-        data = self._memo("state", self._engine.dump)
-        return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
+        return _without_rng(self._memo("state", self._engine.dump))
 
-    def view(self, player: int) -> dict:
+    def view(self, player: int) -> dict | list:
         """The current state as ``player`` may know it: the game's ``view`` hook removes what
         that player must not see (another's hidden target, the order of the deck)."""
         if not 1 <= player <= self.players:
             raise ValueError(f"player must be from 1 to {self.players}, got {player}")
-        data = self._run(lambda s: self._engine.dump(self._engine.view(s, player)))
-        return {k: v for k, v in data.items() if k != "_rng"} if isinstance(data, dict) else data
+        return _without_rng(self._run(lambda s: self._engine.dump(self._engine.view(s, player))))
 
     def text(self) -> str:
         """The position as text: the game's own text(), else a picture of its scene, else its

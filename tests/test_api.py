@@ -224,6 +224,13 @@ def test_playout_statistics(lua):
     assert stats.games_per_second > 0
 
 
+@pytest.mark.parametrize("returned", ["{}", "'a1'", "nil"])
+def test_playout_refuses_a_random_move_that_is_not_a_move(script, lua, returned):
+    body = MINIMAL.replace('  moves = function(s)', f'  random_move = function(s, rng) return {returned} end,\n  moves = function(s)')
+    with pytest.raises(nomv.ScriptError, match="random_move must return a move"):
+        load(script, body, lua).playout(3, seed=1)
+
+
 def test_a_puzzle_lost_is_neither_a_win_nor_a_draw(script, lua):
     body = MINIMAL.replace('name = "minimal",', 'name = "minimal", players = 1,').replace(
         "to_move = 3 - s.to_move", "to_move = 1").replace("return {winner = 1}", "return {ranks = {2}, reason = 'stuck'}")

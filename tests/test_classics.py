@@ -1,5 +1,6 @@
-"""Connect Four, Hex and Breakthrough: the rules of OpenSpiel's versions, checked against known
-facts (perft, first-move counts), constructed positions, notation, random_move and playouts."""
+"""Tic-tac-toe, Connect Four, Hex and Breakthrough: the rules of OpenSpiel's versions, checked
+against known facts (perft, first-move counts), constructed positions, notation, random_move and
+playouts."""
 from __future__ import annotations
 
 from collections import Counter
@@ -32,6 +33,41 @@ def check_random_move(game, pos, n=3000):
     assert set(counts) == legal
     expected = n / len(legal)
     assert all(0.5 * expected < c < 1.6 * expected for c in counts.values())
+
+
+# -- Tic-tac-toe --------------------------------------------------------------------------------
+
+@pytest.fixture
+def ttt(lua):
+    return load("tictactoe", lua)
+
+
+def test_tictactoe_perft(ttt):
+    pos = ttt.start()
+    assert len(pos.legal_moves) == 9
+    assert [pos.perft(d) for d in (1, 2, 3)] == [9, 72, 504]
+    assert pos.perft(9) == 255168                   # every game of tic-tac-toe
+
+
+def test_tictactoe_lines_and_draw(ttt):
+    pos = play_all(ttt.start(), "a1 a2 b1 b2")
+    assert pos.outcome() is None and len(pos.legal_moves) == 5
+    pos.play("c1")                                  # X: a row
+    assert pos.outcome().winner == 1 and not pos.legal_moves
+    pos = play_all(ttt.start(), "a1 b1 a2 b2 c3 b3")
+    assert pos.outcome().winner == 2                # O: a column
+    pos = play_all(ttt.start(), "a3 a1 b2 b1 c1")
+    assert pos.outcome().winner == 1                # X: the rising diagonal
+    pos = play_all(ttt.start(), "b2 a1 a2 c2 b1 b3 a3 c1 c3")
+    assert pos.outcome().draw and pos.outcome().winner is None
+    assert pos.text().splitlines() == ["3 x o x", "2 x x o", "1 o x o", "  a b c"]
+
+
+def test_tictactoe_scene_and_random_move(ttt):
+    pos = play_all(ttt.start(), "b2 a1")
+    labels = [item["label"] for item in pos.scene()["items"] if item.get("label")]
+    assert sorted(labels) == ["O", "X"]
+    check_random_move(ttt, pos)
 
 
 # -- Connect Four -------------------------------------------------------------------------------
@@ -190,7 +226,7 @@ def test_breakthrough_captures_are_diagonal_only(bt):
     assert "d4e5*" in pos.notations() and "d4d5" not in pos.notations()
     pos.play("d4xe5")
     assert pos.history_notation[-1] == "d4e5*"
-    assert pos.state()["board"][4:] == [15, 16]
+    assert pos.state()[3:5] == [15, 16]              # pawns left: Black lost one
 
 
 def test_breakthrough_reaching_the_far_rank_wins(bt):
@@ -220,7 +256,61 @@ def test_breakthrough_random_move(bt):
     check_random_move(bt, pos)
 
 
+def test_breakthrough_random_moves_stay_legal_through_whole_games(bt):
+    # random_move draws from the pawn lists that play() keeps: after captures and long games
+    # they must still name exactly the pawns on the board.
+    import random
+    for seed in range(3):
+        pos, rng = bt.start(seed=seed), random.Random(seed)
+        while pos.outcome() is None:
+            legal = {m.steps for m in pos.legal_moves}
+            assert set(random_move_sample(bt, pos, 40, seed=pos.ply)) <= legal
+            if pos.ply % 16 == 15:
+                check_random_move(bt, pos, n=100 * len(legal))
+            pos.play(rng.choice(pos.legal_moves))
+
+
 def test_breakthrough_playouts(bt):
     stats = bt.playout(500, seed=5)
     assert stats.unfinished == 0 and stats.draws == 0 and sum(stats.wins) == 500
     assert 60 < stats.plies / 500 < 68           # OpenSpiel's random games: 64.4 plies
+
+
+# -- Against OpenSpiel ---------------------------------------------------------------------------
+# Same rules, same random games: the average length of uniformly random games must agree with
+# OpenSpiel's (installed with the `openspiel` extra; skipped without it).  Each side plays
+# BATCHES x PER games; the spread of the batch means estimates each mean's standard error, and
+# the two means may differ by at most Z of their combined standard errors (with Z = 4 a correct
+# script fails about once in 16000 runs, and the seeds are fixed, so a pass stays a pass).
+# 10000 games a side tell apart Breakthrough with straight-ahead captures allowed (0.6 plies
+# shorter).  LuaJIT only: both runtimes play the same games from the same seeds.
+
+BATCHES, PER, Z = 100, 100, 4.0
+
+
+def mean_and_error(values):
+    n = len(values)
+    mean = sum(values) / n
+    variance = sum((x - mean) ** 2 for x in values) / (n - 1)
+    return mean, (variance / n) ** 0.5
+
+
+@pytest.fixture(scope="module")
+def openspiel_lengths():
+    """Batch means of OpenSpiel's random game lengths, per classic game (computed once)."""
+    pytest.importorskip("pyspiel")
+    from nomv.openspiel import CLASSICS, RandomPlayer
+    out = {}
+    for name in CLASSICS:
+        player = RandomPlayer(name, seed=7)
+        out[name] = [player.play(PER).average_length for _ in range(BATCHES)]
+    return out
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "hex", "breakthrough"])
+def test_random_game_lengths_agree_with_openspiel(name, openspiel_lengths):
+    game = load(name, "jit")
+    ours = [game.playout(PER, seed=1000 + b).average_length for b in range(BATCHES)]
+    (a, sa), (b, sb) = mean_and_error(ours), mean_and_error(openspiel_lengths[name])
+    tolerance = Z * (sa ** 2 + sb ** 2) ** 0.5
+    assert abs(a - b) <= tolerance, f"{name}: nomv {a:.2f} plies, OpenSpiel {b:.2f} (tolerance {tolerance:.2f})"

@@ -141,9 +141,41 @@ def test_bench_prints_figures(capsys):
     data = json.loads(out)
     (row,) = data["playouts"]
     assert row["game"] == "trinim" and row["jit"] > 0 and row["5.4"] > 0 and 5 <= row["length"] <= 15
+    # moves generated: every move drawn from the full list; Trinim-5 lists about 20 a position
+    assert row["jit_moves"] > 0 and row["5.4_moves"] > 0 and 10 < row["branching"] < 40
     assert {r["count"] for r in data["perft"] if r["game"] == "trinim"} == {136788}
+    (target,) = [a for a in data["aims"] if a["aim"].startswith("trinim")]
+    assert target["target"] == 5000 and target["met"] == (row["jit"] >= 5000)
+    code, out, err = run(capsys, "bench", "--game", "tictactoe", "--seconds", "0.05", "--no-gui")
+    assert code == 0 and "LuaJIT moves/s" in out and "Aims (issue 6)" in out
+    assert "tictactoe: 2x Ludii's random playouts/s (LuaJIT)" in out
     code, out, err = run(capsys, "bench", "--seconds", "0")
     assert code == 2 and "--seconds must be more than 0" in err
+
+
+def test_bench_compare_openspiel_without_it_says_how_to_install(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)        # import pyspiel now fails
+    code, out, err = run(capsys, "bench", "--compare", "openspiel", "--no-gui")
+    assert code == 1 and out == ""
+    assert err.strip() == ("nomv: error: OpenSpiel is not installed; to compare with it: "
+                           "pip install 'nomv[openspiel]' (or: pip install open_spiel)")
+
+
+def test_bench_compare_openspiel(capsys):
+    pytest.importorskip("pyspiel")
+    code, out, err = run(capsys, "bench", "--compare", "openspiel", "--game", "connect4",
+                         "--seconds", "0.2", "--no-gui", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    (row,) = data["openspiel"]
+    assert row["game"] == "connect4" and row["openspiel_game"] == "connect_four"
+    assert row["nomv"] > 0 and row["openspiel"] > 0 and row["nomv_games"] > 0 and row["openspiel_games"] > 0
+    assert row["ratio"] == pytest.approx(row["nomv"] / row["openspiel"], rel=0.01)
+    assert 19 < row["nomv_length"] < 24 and 19 < row["openspiel_length"] < 24   # 21.3 plies
+    from nomv.bench import format_table
+    text = format_table(data)
+    assert "nomv against OpenSpiel" in text and "connect_four" in text
+    assert "connect4: 5x OpenSpiel's in the same run" in text
 
 
 def test_script_print_output_is_shown_on_stderr(capsys, tmp_path):

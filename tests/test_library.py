@@ -156,6 +156,30 @@ def test_groups_flood_and_connected(script, lua):
     assert out == [[2, 1], 2, False, True]
 
 
+def test_grid_lines(script, lua):
+    out = run(script, lua, """
+      local g = nomv.grid.square(3, 3)
+      local lines, through = g:lines(3)
+      local c4 = nomv.grid.square(7, 6)
+      local c4lines, c4through = c4:lines(4)
+      local ids = {}
+      for _, l in ipairs(lines) do
+        local t = {}
+        for k, c in ipairs(l) do t[k] = g.ids[c] end
+        ids[#ids + 1] = table.concat(t, " ")
+      end
+      table.sort(ids)
+      return {out = {ids, #through[5], #through[2], #c4lines, #c4through[c4:at('d3')],
+                     #g:lines(1), #g:lines(4)}}
+    """)
+    ids, centre, edge, c4, c4_centre, singles, too_long = out
+    assert ids == sorted(["a1 a2 a3", "b1 b2 b3", "c1 c2 c3", "a1 b1 c1", "a2 b2 c2", "a3 b3 c3",
+                          "a1 b2 c3", "a3 b2 c1"])       # each line once, from one end
+    assert (centre, edge) == (4, 2)
+    assert (c4, c4_centre) == (69, 13)       # Connect Four's 69 lines; 4 + 3 + 3 + 3 through d3
+    assert (singles, too_long) == (9, 0)
+
+
 def test_copy_and_helpers(script, lua):
     out = run(script, lua, """
       local a = {x = {1, 2}, y = 'k'}
@@ -165,6 +189,49 @@ def test_copy_and_helpers(script, lua):
                      nomv.count({1, 2, 1}, 1), nomv.contains({1, 2}, 3), nomv.split('b/bb//g', '/')}}
     """)
     assert out == [1, 9, True, [3, "a", "b"], 2, False, ["b", "bb", "", "g"]]
+
+
+@pytest.mark.parametrize("n, bits, first", [(9, 1, 1), (64, 2, 1), (122, 4, 4), (200, 3, 2), (2000, 1, 3)])
+def test_packed_boards(script, lua, n, bits, first):
+    # Cell i gets (i * 7) mod 2^bits, then cell 1 of a copy changes; the numbers in the slots must
+    # be exactly the digits' sum, on either runtime.
+    out = run(script, lua, f"""
+      local L = nomv.packed({n}, {bits}, {first})
+      local t = L:clear({{}})
+      if L.first > 1 then t[1] = 'before' end           -- another field of the state
+      for i = 1, L.n do L:set(t, i, (i * 7) % L.base) end
+      local c = L:copy(t)
+      L:set(c, 1, (L:get(c, 1) + 1) % L.base)
+      local got, slots = {{}}, {{}}
+      for i = 1, L.n do got[i] = L:get(t, i) end
+      for k = L.first, L.last do slots[#slots + 1] = t[k] end
+      return {{out = {{got, slots, L:get(c, 1), L.first == 1 or c[1] == 'before', #c == #t, L.first, L.last}}}}
+    """)
+    got, slots, first_of_copy, kept, same_length, first_slot, last_slot = out
+    base, per = 2**bits, 52 // bits
+    values = [(i * 7) % base for i in range(1, n + 1)]
+    assert got == values
+    assert slots == [sum(v << (bits * k) for k, v in enumerate(values[j:j + per])) for j in range(0, n, per)]
+    assert first_of_copy == (values[0] + 1) % base and kept and same_length
+    assert (first_slot, last_slot) == (first, first + (n - 1) // per)
+
+
+def test_copy_list(script, lua):
+    out = run(script, lua, """
+      local t = {}
+      for i = 1, 1500 do t[i] = i * 3 end
+      local a, b, c = nomv.copy_list(t), nomv.copy_list(t, 2), nomv.copy_list({'x', {1}})
+      a[1] = -1
+      return {out = {#a, a[1500], t[1], #b, b[2], c[1], c[2][1], #nomv.copy_list({})}}
+    """)
+    assert out == [1500, 4500, 3, 2, 6, "x", 1, 0]
+    with pytest.raises(nomv.ScriptError, match="nomv.copy_list: the length must be a whole number from 0 to 2\\^24, got 2.5"):
+        run(script, lua, "return {out = nomv.copy_list({1, 2, 3}, 2.5)}")
+
+
+def test_packed_board_refuses_bad_sizes(script, lua):
+    with pytest.raises(nomv.ScriptError, match="nomv.packed: bits must be a whole number from 1 to 26, got 0"):
+        run(script, lua, "return {out = nomv.packed(10, 0)}")
 
 
 @pytest.mark.parametrize("a, b", [(0, 0), (5, 3), (0xFFFFFFFF, 0x0F0F0F0F), (2**31, 2**31 + 1), (12345, 67890)])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -62,15 +63,15 @@ def test_a_hanging_hook_is_run_once_so_the_error_comes_after_one_time_limit(runt
 
 
 def test_the_game_in_progress_survives_a_killed_worker():
-    # text() loops forever once the centre is taken; playing goes on without it
-    hang = ("function(s) if s.board[5] ~= 0 then local i = 0 while true do i = i + 1 end end "
+    # text() loops forever once the centre (cell 5) is taken; playing goes on without it
+    hang = ("function(s) if has(s.x + s.o, 5) then local i = 0 while true do i = i + 1 end end "
             "return 'board' end")
     g = game(variant(text=hang))
     pos = g.start(seed=3)
     for _ in range(3):
         pos.play(pos.legal_moves[len(pos.legal_moves) // 2])   # the second of these is the centre
     before = pos.state()
-    assert before["board"][4] != 0
+    assert (before["x"] + before["o"]) & 16        # cell 5's bit
     kills = g.engine.kills
     with pytest.raises(LimitError) as err:
         pos.text()
@@ -86,15 +87,38 @@ def test_long_legal_work_is_not_stopped():
     g = game(TICTACTOE, limit=0.05)
     unlimited = nomv.Game(TICTACTOE, "mine.lua", "jit", time_limit=0, isolate=False)
     assert g.start(seed=1).perft(9) == unlimited.start(seed=1).perft(9) == 255168
-    stats = g.playout(3000, seed=1)
-    assert stats.games == 3000 and stats.unfinished == 0
+    stats = g.playout(1000000, seed=1)          # the worker beats while the games go on
+    assert stats.games == 1000000 and stats.unfinished == 0
+    assert stats.seconds > 0.05                  # the premise: the whole took longer than one limit
+
+
+def test_playout_games_each_get_the_limit_without_reading_the_clock_per_game():
+    # Lua 5.4 in-process: only the count hook enforces the limit, and a playout re-arms it for
+    # each game lazily (the hook's first firing in a game starts that game's deadline), so many
+    # quick games together may take far longer than the limit.
+    g = nomv.Game(TICTACTOE, "mine.lua", "5.4", time_limit=0.01, isolate=False)
+    stats = g.playout(20000, seed=1)
+    assert stats.games == 20000 and stats.unfinished == 0
+    assert stats.seconds > 0.01          # the premise: the whole took longer than one limit
+
+
+@pytest.mark.parametrize("runtime,isolate", [("5.4", False), ("5.4", True), ("jit", True)])
+def test_a_playout_game_that_hangs_is_stopped(runtime, isolate):
+    # Games end when the board is full, and result() hangs once X holds both a1 and c3 with O
+    # on b2: not in every game, so the playout runs a few games first.
+    hang = ("function(s) if has(s.x, 1) and has(s.x, 9) and has(s.o, 5) then "
+            "local i = 0 while true do i = i + 1 end end "
+            "if s.x + s.o == 511 then return {draw = true} end end")
+    g = nomv.Game(variant(result=hang), "mine.lua", runtime, time_limit=0.2, isolate=isolate)
+    with pytest.raises(LimitError) as err:
+        g.playout(100000, seed=1)
+    assert err.value.kind == "time" and err.value.hook == "playout"
 
 
 def test_a_call_just_under_the_limit_completes():
     # about a fifth of a second of work in one call, with a limit five times longer
     busy = ("function(s) local x = 0 for i = 1, 3e7 do x = x + i % 7 end "
-            "local ms = {} for i = 1, 9 do if s.board[i] == 0 then ms[#ms + 1] = {tostring(i)} end end "
-            "return ms end")
+            "return OPEN[s.x + s.o] end")
     pos = game(variant(moves=busy), limit=5).start(seed=1)
     assert len(pos.legal_moves) == 9
 
@@ -176,7 +200,10 @@ def test_a_worker_ends_with_its_parent_even_in_a_long_loop(tmp_path):
         f"g = nomv.Game.load({str(tmp_path / 'loop.lua')!r}, time_limit=0)\n"
         "print(g.engine._process.pid, flush=True)\n"
         "g.start(seed=1).legal_moves\n", encoding="utf-8")
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    # The parent imports this tree's nomv, not whichever is installed.
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
     worker = int(parent.stdout.readline())
     time.sleep(0.3)
     parent.kill()

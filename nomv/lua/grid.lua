@@ -401,6 +401,38 @@ function Grid:line(a, b)
   return nil
 end
 
+--- g:lines(k) -> every straight line of k cells along the grid's directions, each once (a list
+--- of cell lists), and through[i]: the lines that pass through cell i.  For games won by k in a
+--- row: after a move only the lines through the new stone can have changed.
+function Grid:lines(k)
+  whole(k, "the length of a line", 1, 1000)
+  local lines, through = {}, {}
+  for i = 1, self.n do through[i] = {} end
+  local function add(line)
+    lines[#lines + 1] = line
+    for _, c in ipairs(line) do local t = through[c]; t[#t + 1] = line end
+  end
+  if k == 1 then
+    for i = 1, self.n do add({i}) end
+    return lines, through
+  end
+  for d = 1, #self.dirs do
+    if d < self.opposite[d] then          -- one of each pair of opposite directions
+      local step = self.step[d]
+      for i = 1, self.n do
+        local line, j = {i}, i
+        while #line < k do
+          j = step[j]
+          if not j then break end
+          line[#line + 1] = j
+        end
+        if #line == k then add(line) end
+      end
+    end
+  end
+  return lines, through
+end
+
 --- g:neighbours(i) -> the adjacent cells of i (a list shared with the grid: do not change it).
 function Grid:neighbours(i) return self.adj[cell(self, i)] end
 

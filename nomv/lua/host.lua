@@ -40,8 +40,16 @@ local MAX_MESSAGE = 2000            -- characters of an error message
 local MAX_LABEL = 1000              -- characters of a notation, scene text or label, status, reason
                                     -- (the window measures and wraps them every frame)
 local deadline, limit_seconds = huge, 5
+-- Loops of many short periods (a playout's games) count them in `period` instead of calling
+-- arm() for each: reading the CPU clock is a system call of about half a microsecond, more than
+-- a whole random game of tic-tac-toe.  The hook starts a period's deadline when it first fires
+-- in it, so each period still gets the whole limit (plus at most the hook's 10000 instructions).
+local period, armed_period = 0, 0
 local function hook()
-  if clock() > deadline then error(LIMIT, 0) end
+  if period ~= armed_period then
+    armed_period = period
+    if deadline < huge then deadline = clock() + limit_seconds end
+  elseif clock() > deadline then error(LIMIT, 0) end
 end
 -- In a worker process (nomv/worker.py) the parent also watches the time, and kills the worker
 -- when the hook cannot fire (LuaJIT's compiled loops).  `beat` tells the parent that a new
@@ -51,10 +59,31 @@ local beat, last_beat = nil, -huge
 local function arm()
   local now = clock()
   deadline = limit_seconds > 0 and now + limit_seconds or huge
+  armed_period = period
   if beat ~= nil and now - last_beat >= 0.05 then last_beat = now; beat() end
   return now
 end
 local function disarm() deadline = huge end
+
+-- Starts the next short period without reading the clock.  Only a watching parent needs the
+-- clock (for beats): it is read every `stride` periods, a stride that adapts so that happens
+-- about every millisecond.  start_periods() begins a loop of them.
+local stride, countdown, stride_start = 1, 1, 0
+local function start_periods()
+  stride, countdown, stride_start = 1, 1, clock()
+end
+local function new_period()
+  period = period + 1
+  if beat == nil then return end
+  countdown = countdown - 1
+  if countdown > 0 then return end
+  local now = clock()
+  local took = now - stride_start
+  if took < 0.001 then stride = min(stride * 2, 4096)
+  elseif took > 0.004 and stride > 1 then stride = floor(stride / 2) end
+  countdown, stride_start = stride, now
+  if now - last_beat >= 0.05 then last_beat = now; beat() end
+end
 
 function H.set_beat(f)
   beat = f
@@ -591,11 +620,25 @@ local function need(name)
   return f
 end
 
-local function new_state(opts, rng)
+-- setup() and play() with a generator for their chance, checking what they return.
+local function setup_with(opts, rng)
   local state = need("setup")(opts, rng)
   if type(state) ~= "table" then
     contract(format("setup must return a table (the state), but it returned %s", describe(state)))
   end
+  return state
+end
+
+local function play_with(state, mv, rng)
+  local new = G.play(state, mv, rng)
+  if type(new) ~= "table" then
+    contract(format("play must return the next state (a table), but it returned %s", describe(new)))
+  end
+  return new
+end
+
+local function new_state(opts, rng)
+  local state = setup_with(opts, rng)
   state._rng = rng:save()
   return state
 end
@@ -628,10 +671,7 @@ local chance_plays = 0
 
 local function do_play(state, mv)
   game_rng:load(state._rng)
-  local new = G.play(state, mv, game_rng)
-  if type(new) ~= "table" then
-    contract(format("play must return the next state (a table), but it returned %s", describe(new)))
-  end
+  local new = play_with(state, mv, game_rng)
   if game_rng.used then new._rng = game_rng:save(); chance_plays = chance_plays + 1
   elseif new._rng == nil then new._rng = state._rng end
   return new
@@ -642,41 +682,42 @@ local function who_moves(state)
   return state.to_move
 end
 
--- Normalises what result() returned: {winner, ranks, scores, reason} or nil while running.
--- (A function of its own, not a closure inside outcome(): LuaJIT cannot compile the creation
--- of a closure, and outcome() runs at the end of every random playout.)
+-- A function of its own, not a closure inside rank(): LuaJIT cannot compile the creation of a
+-- closure, and rank() runs at the end of every random playout.
 local function valid_player(p, what, np)
   if type(p) ~= "number" or p ~= floor(p) or p < 1 or p > np then
     contract(format("result: %s must be a player number from 1 to %d, got %s", what, np, describe(p)))
   end
 end
 
-local function outcome(res, np)
-  if res == nil or res == false then return nil end
+-- Checks a table from result() and fills ranks[1..np] from it; returns the winner (nil unless
+-- exactly one player ranks first) and how many players rank first.  It allocates nothing, so a
+-- playout can tally its games with one scratch table.
+local function rank(res, np, ranks)
   if type(res) ~= "table" then
     contract(format("result must return nil or a table like {winner=1}, {draw=true} or {scores={...}}, not %s", describe(res)))
   end
-  local ranks = {}
-  if res.scores ~= nil then
-    if type(res.scores) ~= "table" or #res.scores ~= np then
+  local scores, given_ranks, given_winner = res.scores, res.ranks, res.winner
+  if scores ~= nil then
+    if type(scores) ~= "table" or #scores ~= np then
       contract(format("result: scores must be a list of %d numbers, one per player", np))
     end
     for p = 1, np do
-      if type(res.scores[p]) ~= "number" then contract(format("result: scores[%d] is %s, not a number", p, describe(res.scores[p]))) end
+      if type(scores[p]) ~= "number" then contract(format("result: scores[%d] is %s, not a number", p, describe(scores[p]))) end
     end
   end
-  if res.ranks ~= nil then
-    if type(res.ranks) ~= "table" or #res.ranks ~= np then contract(format("result: ranks must be a list of %d numbers", np)) end
-    for p = 1, np do ranks[p] = res.ranks[p] end
-  elseif res.winner ~= nil then
-    valid_player(res.winner, "winner", np)
-    for p = 1, np do ranks[p] = p == res.winner and 1 or 2 end
+  if given_ranks ~= nil then
+    if type(given_ranks) ~= "table" or #given_ranks ~= np then contract(format("result: ranks must be a list of %d numbers", np)) end
+    for p = 1, np do ranks[p] = given_ranks[p] end
+  elseif given_winner ~= nil then
+    valid_player(given_winner, "winner", np)
+    for p = 1, np do ranks[p] = p == given_winner and 1 or 2 end
   elseif res.draw then
     for p = 1, np do ranks[p] = 1 end
-  elseif res.scores ~= nil then
+  elseif scores ~= nil then
     for p = 1, np do
       local better = 0
-      for q = 1, np do if res.scores[q] > res.scores[p] then better = better + 1 end end
+      for q = 1, np do if scores[q] > scores[p] then better = better + 1 end end
       ranks[p] = better + 1
     end
   else
@@ -685,7 +726,15 @@ local function outcome(res, np)
   local winner, firsts = nil, 0
   for p = 1, np do if ranks[p] == 1 then firsts = firsts + 1; winner = p end end
   if firsts ~= 1 then winner = nil end
-  if res.winner ~= nil and winner ~= res.winner then contract("result: winner and ranks disagree") end
+  if given_winner ~= nil and winner ~= given_winner then contract("result: winner and ranks disagree") end
+  return winner, firsts
+end
+
+-- Normalises what result() returned: {winner, ranks, scores, reason} or nil while running.
+local function outcome(res, np)
+  if res == nil or res == false then return nil end
+  local ranks = {}
+  local winner, firsts = rank(res, np, ranks)
   -- shared: several players tie for first (a draw); no one first at all means everyone lost.
   if type(res.reason) == "string" and #res.reason > MAX_LABEL then
     contract(format("result: reason is %d characters long; at most %d", #res.reason, MAX_LABEL))
@@ -962,37 +1011,73 @@ local function random_move_of(state, rng)
   return ms[rng:int(#ms)]
 end
 
--- n random games from the options; returns statistics as JSON.
+-- n random games from the options, each move chosen by choose(state, rng); returns their
+-- statistics (a table).
+--
+-- Game k's setup and chance draw from one generator reseeded from `master` before the game, and
+-- its moves from `master` itself.  The loop's states never leave it, so the chance generator
+-- simply runs on from ply to ply instead of being saved into each state's `_rng` and loaded
+-- back (the same numbers either way: a game replays from its seed and moves).
+local function random_games(opts, seed, n, np, max_plies, choose)
+  local master, chance = Rng.new(seed), Rng.new(seed)
+  local wins, draws, lost, unfinished, total, longest, shortest = {}, 0, 0, 0, 0, 0, huge
+  for p = 1, np do wins[p] = 0 end
+  local result = need("result")
+  need("setup"); need("play")
+  local ranks = {}                    -- scratch for rank()
+  start_periods()
+  for _ = 1, n do
+    new_period()
+    chance:reseed(master)
+    local state = setup_with(opts, chance)
+    local plies, over, winner, firsts = 0, false, nil, 0
+    while true do
+      local res = result(state)
+      if res ~= nil and res ~= false then
+        over = true
+        winner, firsts = rank(res, np, ranks)
+        break
+      end
+      if plies >= max_plies then break end
+      state = play_with(state, choose(state, master), chance)
+      plies = plies + 1
+    end
+    total = total + plies
+    if plies > longest then longest = plies end
+    if plies < shortest then shortest = plies end
+    if not over then unfinished = unfinished + 1
+    elseif winner then wins[winner] = wins[winner] + 1
+    elseif firsts > 1 then draws = draws + 1
+    else lost = lost + 1 end          -- nobody ranked first: every player lost (a failed puzzle)
+  end
+  return {games = n, plies = total, longest = longest, shortest = n > 0 and shortest or 0,
+          wins = wins, draws = draws, lost = lost, unfinished = unfinished}
+end
+
+-- n random games (random_move, or a move drawn from moves()); statistics as JSON.
 function H.playout(opts, seed, n, np, max_plies)
   return guarded("playout", function()
-    local master = Rng.new(seed)
-    local wins, draws, lost, unfinished, total, longest, shortest = {}, 0, 0, 0, 0, 0, huge
-    for p = 1, np do wins[p] = 0 end
-    local result = need("result")
-    need("play")
-    for _ = 1, n do
-      arm()
-      local setup_rng, play_rng = master:fork(), master:fork()
-      local state = new_state(opts, setup_rng)
-      local plies = 0
-      local o
-      while true do
-        local res = result(state)
-        if res ~= nil and res ~= false then o = outcome(res, np); break end
-        if plies >= max_plies then break end
-        state = do_play(state, random_move_of(state, play_rng))
-        plies = plies + 1
-      end
-      total = total + plies
-      if plies > longest then longest = plies end
-      if plies < shortest then shortest = plies end
-      if not o then unfinished = unfinished + 1
-      elseif o.winner then wins[o.winner] = wins[o.winner] + 1
-      elseif o.shared then draws = draws + 1
-      else lost = lost + 1 end          -- nobody ranked first: every player lost (a failed puzzle)
-    end
-    return to_json({games = n, plies = total, longest = longest, shortest = n > 0 and shortest or 0,
-                    wins = wins, draws = draws, lost = lost, unfinished = unfinished})
+    return to_json(random_games(opts, seed, n, np, max_plies, random_move_of))
+  end)
+end
+
+-- Random games whose every move is drawn from the full list that moves() returns, counting the
+-- moves listed: what `nomv bench` reports as moves generated per second.
+local listed = 0
+local function from_the_list(state, rng)
+  local ms = list_moves(state)
+  local count = #ms
+  if count == 0 then contract("moves returned no move, but result says the game is not over") end
+  listed = listed + count
+  return ms[rng:int(count)]
+end
+
+function H.move_generation(opts, seed, n, np, max_plies)
+  return guarded("playout", function()
+    listed = 0
+    local stats = random_games(opts, seed, n, np, max_plies, from_the_list)
+    stats.moves = listed
+    return to_json(stats)
   end)
 end
 

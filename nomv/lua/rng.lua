@@ -14,12 +14,15 @@ local Rng = {}
 Rng.__index = Rng
 Rng.__metatable = false
 
--- p mod m for |p| < 2^53, exact on both runtimes (the quotient may be off by one after rounding).
-local function mod(p, m)
-  p = p - floor(p / m) * m
+-- p mod m for |p| < 2^53, exact on both runtimes.  The quotient is estimated with a product
+-- (a division takes several times longer) and may be off by one after rounding, which the
+-- two tests put right; p - q * m itself is exact.
+local function mod(p, m, inverse)
+  p = p - floor(p * inverse) * m
   if p < 0 then p = p + m elseif p >= m then p = p - m end
   return p
 end
+local INV1, INV2 = 1 / M1, 1 / M2
 
 local function new(s)
   return setmetatable({s[1], s[2], s[3], s[4], s[5], s[6], used = false}, Rng)
@@ -27,9 +30,9 @@ end
 
 -- The next raw value, an integer in 1..M1.
 function Rng:next()
-  local p1 = mod(A12 * self[2] - A13N * self[1], M1)
+  local p1 = mod(A12 * self[2] - A13N * self[1], M1, INV1)
   self[1], self[2], self[3] = self[2], self[3], p1
-  local p2 = mod(A21 * self[6] - A23N * self[4], M2)
+  local p2 = mod(A21 * self[6] - A23N * self[4], M2, INV2)
   self[4], self[5], self[6] = self[5], self[6], p2
   self.used = true
   local z = p1 - p2
@@ -73,12 +76,18 @@ function Rng:chance(p)
   return self:next() * NORM < p
 end
 
--- A new, independent generator seeded from this one (used for per-game seeds in playouts).
+-- Moves this generator to a position drawn from `other`: independent of it from then on.
+-- (Playouts reseed one generator before each game rather than make a new one.)
+function Rng:reseed(other)
+  for i = 1, 3 do self[i] = other:next() % (M1 - 1) + 1 end
+  for i = 4, 6 do self[i] = other:next() % (M2 - 1) + 1 end
+  self.used = false
+  return self
+end
+
+-- A new, independent generator seeded from this one.
 function Rng:fork()
-  local s = {}
-  for i = 1, 3 do s[i] = self:next() % (M1 - 1) + 1 end
-  for i = 4, 6 do s[i] = self:next() % (M2 - 1) + 1 end
-  return new(s)
+  return new({1, 1, 1, 1, 1, 1}):reseed(self)
 end
 
 -- The generator's position as a plain list of six numbers (what `state._rng` holds).
