@@ -256,6 +256,20 @@ local function created_windows(board, key)
   return n
 end
 
+-- How many windows show tile t over a whole Knownads layout, counted as play counts them: the
+-- windows each placement created, oldest tile first (slots lists the newest first).
+local function windows_showing(slots, codes, t)
+  local board, count = {}, 0
+  for i = #slots, 1, -1 do
+    local key = slots[i]
+    board[key] = codes[i]
+    for w = 1, created_windows(board, key) do
+      if found_tile[w] == t then count = count + 1 end
+    end
+  end
+  return count
+end
+
 ---------------------------------------------------------------------------------------------
 -- Explicit set-ups (rules.md section 6): targets, hands, deck as comma-separated tile numbers.
 
@@ -661,7 +675,10 @@ local function scene(s)
     local y = py + (p - 1) * 3.2
     local name = "Player " .. p
     if s.active and not s.active[p] then name = name .. " (out)" end
-    if scores then name = name .. ": " .. scores[p] .. (scores[p] == 1 and " point" or " points") end
+    if scores then
+      local n = scores[p]
+      name = name .. ": " .. (n < 0 and "?" or n) .. (n == 1 and " point" or " points")
+    end
     items[#items + 1] = {shape = "text", x = px, y = y + 0.3, text = name, size = 0.6, align = "left",
                          bold = (not game_over(s)) and p == s.to_move, fill = "#303030"}
     local t = s.targets[p]
@@ -792,17 +809,21 @@ return {
     return nil
   end,
 
-  -- Knownads hides the other players' targets; no mode shows the order of the deck, and
-  -- Knownads not even its contents (they would give the hidden targets away by elimination).
+  -- Knownads hides the other players' targets, and so their scores so far (-1: unknown); no
+  -- mode shows the order of the deck, and Knownads not even its contents (they would give the
+  -- hidden targets away by elimination).
   view = function(s, player)
     local v = nomv.shallow(s)
     local deck = {}
     for i = 1, #s.deck do deck[i] = s.deck[i] end
     if s.mode == "knownads" then
       for i = 1, #deck do deck[i] = 0 end
-      local targets = {}
-      for p = 1, s.players do targets[p] = p == player and s.targets[p] or 0 end
-      v.targets = targets
+      local targets, scores = {}, {}
+      for p = 1, s.players do
+        targets[p] = p == player and s.targets[p] or 0
+        scores[p] = p == player and s.scores[p] or -1
+      end
+      v.targets, v.scores = targets, scores
     else
       sort(deck)
     end
@@ -830,9 +851,11 @@ return {
     for q = 1, v.players do
       if q == player then targets[q] = v.targets[q] else k = k + 1; targets[q] = unknown[k] end
     end
-    local deck = {}
+    local deck, scores = {}, {}
     for i = 1, #v.deck do deck[i] = unknown[k + i] end
-    d.targets, d.deck = targets, deck
+    -- The scores so far follow from the layout and the targets.
+    for q = 1, v.players do scores[q] = windows_showing(v.slots, v.codes, targets[q]) end
+    d.targets, d.deck, d.scores = targets, deck, scores
     return d
   end,
 
@@ -915,7 +938,9 @@ return {
       local tt = (t and t > 0) and ("#%d %s"):format(t, picture(t, 0)) or "hidden"
       local hh = h ~= 0 and ("#%d %s"):format(h, picture(h, 0)) or "none"
       local extra = ""
-      if s.mode == "knownads" then extra = ", " .. s.scores[p] .. " points" end
+      if s.mode == "knownads" then
+        extra = ", " .. (s.scores[p] < 0 and "?" or s.scores[p]) .. " points"
+      end
       if not s.active[p] then extra = extra .. ", out" end
       if not game_over(s) and p == s.to_move then extra = extra .. "  <- to move" end
       lines[#lines + 1] = ("Player %d: target %s, hand %s%s"):format(p, tt, hh, extra)

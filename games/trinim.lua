@@ -174,8 +174,10 @@ return {
 
   play = function(s, m)
     local g = grid_of(s.n)
-    local board, held = nomv.copy(s.board), nomv.copy(s.held)
-    local mine = held[s.to_move]
+    -- Copy what the move changes: the board, and the mover's colour counts.
+    local board, held = nomv.copy_list(s.board), nomv.copy_list(s.held)
+    local mine = nomv.copy_list(held[s.to_move])
+    held[s.to_move] = mine
     local c, d, len = m.i, m.d, m.len
     if not c then c, d, len = locate(g, m) end
     local step = g.step[d]

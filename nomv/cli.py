@@ -313,6 +313,9 @@ def cmd_match(args) -> int:
     players = int(options["players"])
     if len(specs) > players:
         raise AgentSpecError(f"{len(specs)} players given, but {game.title} is played by {players} here")
+    if len(specs) == 1 and players > 1:
+        raise UsageError("a match needs two players or more (e.g. --players mcts,random); "
+                         f"to let {specs[0]} play itself, name it twice: {specs[0]},{specs[0]}")
     seed = args.seed if args.seed is not None else __import__("secrets").randbelow(10**6)
     jobs = args.jobs or os.cpu_count() or 1
     out = open(args.out, "w", encoding="utf-8") if args.out else None   # noqa: SIM115
@@ -339,7 +342,7 @@ def cmd_match(args) -> int:
             print(file=sys.stderr)
         if out is not None:
             out.close()
-    how = ("each deal played from every seat" if args.swap else "seats taking turns") + \
+    how = ("each deal played in every turn of the seats" if args.swap else "seats taking turns") + \
         f", seed {seed}, {jobs} job{'s' if jobs != 1 else ''}"
     if args.json:
         print(json.dumps({"game": game.name, "options": options, "seed": seed, "swap": args.swap,
@@ -470,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the computer players, in seat order for the first game (default mcts,random)")
     p.add_argument("-n", type=int, default=20, help="number of games (default 20)")
     p.add_argument("--swap", action="store_true",
-                   help="play each deal (seed) once from every seating, to cancel the luck of the deal")
+                   help="play each deal (seed) in every turn of the seats, to cancel the luck of the deal")
     p.add_argument("--jobs", type=int, default=0, metavar="J", help="games at once (default: one per CPU)")
     p.add_argument("--max-plies", type=int, default=10_000, help="stop a game after this many plies (a draw)")
     p.add_argument("--out", metavar="FILE", help="keep every game's record, one JSON record per line")

@@ -497,21 +497,26 @@ class Position:
             raise ValueError(f"player must be from 1 to {self.players}, got {player}")
         return _without_rng(self._run(lambda s: self._engine.dump(self._engine.view(s, player))))
 
-    def text(self) -> str:
+    def text(self, player: int | None = None) -> str:
         """The position as text: the game's own text(), else a picture of its scene, else its
-        state as JSON."""
-        own = self._memo("text", self._engine.text)
+        state as JSON.  With ``player``, of what that player may know (their view)."""
+        if player is None:
+            own = self._memo("text", self._engine.text)
+        else:
+            if not 1 <= player <= self.players:
+                raise ValueError(f"player must be from 1 to {self.players}, got {player}")
+            own = self._memo(f"text:{player}", lambda s: self._engine.text(self._engine.view(s, player)))
         if own is not None:
             return own
         from .scenetext import scene_text
         try:
-            picture = scene_text(self.scene())
+            picture = scene_text(self.scene(player))
         except ScriptError:
             picture = None
         if picture is not None:
             return picture
         import json
-        return json.dumps(self.state(), indent=1, sort_keys=True)
+        return json.dumps(self.state() if player is None else self.view(player), indent=1, sort_keys=True)
 
     # -- changing the position ---------------------------------------------------------------
 

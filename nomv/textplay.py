@@ -41,22 +41,36 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
         " Type 'help' for commands.")
     shown = -1
     agents = {}   # computer seats, kept for the whole game (their search trees carry over)
+    failed = -1   # the ply at which a computer player failed: the people decide what next
+    humans = [p for p in range(1, pos.players + 1) if seats[p - 1] == "human"]
+    hidden = "view" in pos.game.hooks
+    viewer = humans[0] if humans else None
     while True:
-        if shown != pos.ply:
-            say()
-            say(pos.text())
-            shown = pos.ply
         outcome = pos.outcome()
+        player = pos.to_move
+        if hidden and outcome is None and player in humans:
+            viewer = player
+        if shown != (pos.ply, viewer):
+            say()
+            # Hidden information (Knownads' targets): show what the person at the keyboard may
+            # see; everything once the game is over.
+            say(pos.text(viewer if hidden and outcome is None and viewer else None))
+            shown = (pos.ply, viewer)
         if outcome is not None:
             say(f"\nGame over: {outcome.describe(names)}")
             return 0
-        player = pos.to_move
-        if seats[player - 1] != "human":
-            if player not in agents:
-                agents[player] = make_agent(seats[player - 1], rng.randrange(2**31))
-            move = agents[player].choose(pos)
-            text = pos.notation(move)
-            pos.play(move)
+        if seats[player - 1] != "human" and failed != pos.ply:
+            try:
+                if player not in agents:
+                    agents[player] = make_agent(seats[player - 1], rng.randrange(2**31))
+                move = agents[player].choose(pos)
+                text = pos.notation(move)
+                pos.play(move)
+            except NomvError as exc:
+                failed = pos.ply
+                say(f"The computer player ({seats[player - 1]}) failed: {exc}")
+                say("Type its move yourself, or 'undo', 'save FILE' or 'quit'.")
+                continue
             last = agents[player].last
             expects = f" (expects {round(100 * last['value'])}%)" if last and "value" in last else ""
             say(f"{names.name(player)} plays {text}{expects}")

@@ -193,13 +193,37 @@ def test_hidden_information_is_not_seen(script, lua):
     assert seer.last["value"] == 1 and move.steps == (str(pos.state()["secret"]),)
 
 
-def test_knownads_is_searched_from_the_movers_view():
-    # Each iteration draws the hidden targets and the deck anew, so no target is known.
-    pos = nomv.Game.load("nonads").start(options={"mode": "knownads"}, seed=2)
-    for _ in range(4):
+def knownads(hidden_target: int):
+    """A Knownads deal where player 2's target is `hidden_target` (12 or 20) and the other of
+    the two lies deep in the deck: what player 1 may know is the same in both."""
+    deck = [t for t in range(3, 35) if t not in (5, 12, 20)] + [32 - hidden_target]
+    deck[14], deck[-1] = deck[-1], deck[14]
+    options = {"mode": "knownads", "targets": f"5,{hidden_target}", "hands": "1,2",
+               "deck": ",".join(map(str, deck))}
+    pos = nomv.Game.load("nonads").start(options=options, seed=1)
+    for _ in range(6):
+        pos.play(pos.legal_moves[len(pos.legal_moves) // 3])
+    return pos
+
+
+def test_knownads_is_searched_from_the_movers_view_only():
+    # Two games that differ only in what player 1 cannot see give player 1's search the same
+    # figures, move for move.
+    a, b = knownads(12), knownads(20)
+    assert a.view(1) == b.view(1) and a.state() != b.state() and a.to_move == 1
+    first, second = mcts(300), mcts(300)
+    assert first.choose(a) == second.choose(b)
+    assert first.last["mode"] == "open"
+    assert {**first.last, "seconds": 0} == {**second.last, "seconds": 0}
+
+
+def test_knownads_scores_so_far_stay_hidden():
+    # A running score would tell which windows match the hidden target.
+    pos = knownads(12)
+    while pos.state()["scores"] == [0, 0] and pos.outcome() is None:
         pos.play(pos.legal_moves[0])
-    agent = mcts(300)
-    assert agent.choose(pos) in pos.legal_moves and agent.last["mode"] == "open"
+    whole = pos.state()["scores"]
+    assert pos.view(1)["scores"] == [whole[0], -1] and pos.view(2)["scores"] == [-1, whole[1]]
 
 
 # -- players ---------------------------------------------------------------------------------
@@ -214,10 +238,79 @@ def test_agents_play_whole_games_with_more_players(name, players):
     assert len(outcome.ranks) == players and pos.ply > players
 
 
-def test_a_one_player_puzzle_is_searched():
-    pos = nomv.Game.load("peg_solitaire").start(seed=1)
+def test_a_one_player_puzzle_is_solved():
+    # The cross of six pegs: random play solves it about one time in thirty.
+    pos = nomv.Game.load("peg_solitaire").start(variant="cross", seed=1)
+    agent = mcts(500)
+    while pos.outcome() is None:
+        pos.play(agent.choose(pos))
+    assert pos.outcome().winner == 1 and pos.ply == 5
+
+
+# -- searches that go wrong, and agents used again --------------------------------------------
+
+def test_a_search_after_a_failed_search_starts_afresh(script):
+    # moves() fails once, half-way through the first search, leaving the root's only child
+    # unvisited; the next search must not trip over what the failed one left in the tree.
+    flaky = MINIMAL_TWO.replace("moves = function(s)", "moves = function(s)\n"
+                                "    if s.n == 0 then return {{'a'}} end\n"
+                                "    if s.n == 1 and not FAILED.done then FAILED.done = true error('once') end", 1)
+    flaky = "local FAILED = {}\n" + flaky
+    pos = nomv.Game.load(str(script(flaky))).start(seed=1)
+    agent = mcts(200)
+    with pytest.raises(nomv.ScriptError, match="once"):
+        agent.choose(pos)
+    assert agent.choose(pos) in pos.legal_moves and agent.last["visits"] == 200
+
+
+def test_an_agent_used_for_another_game_starts_a_new_tree(script):
+    # The same agent on deals with different secrets: what it learnt about one secret must not
+    # carry over to the next game (the open book shows the secret: it must find each).
+    open_book = GUESS.replace("  view = function", "  _view = function").replace("  determinize", "  _determinize")
+    game = nomv.Game.load(str(script(open_book)))
     agent = mcts(300)
-    assert agent.choose(pos) in pos.legal_moves and 0 <= agent.last["value"] <= 1
+    for seed in range(1, 8):
+        pos = game.start(seed=seed)
+        assert agent.choose(pos).steps == (str(pos.state()["secret"]),)
+        assert agent.last["reused"] == 0
+
+
+def test_a_determinize_that_changes_the_mover_is_reported(script):
+    wrong = GUESS.replace("local d = nomv.shallow(v)", "local d = nomv.shallow(v) d.to_move = 2")
+    pos = nomv.Game.load(str(script(wrong))).start(seed=1)
+    with pytest.raises(nomv.ScriptError, match="determinize gave a state where player 2 moves, not player 1"):
+        mcts(50).choose(pos)
+
+
+def test_ranks_must_be_whole_numbers(script):
+    bad = MINIMAL_TWO.replace("return {winner = 1}", "return {ranks = {'1', '2'}}")
+    pos = nomv.Game.load(str(script(bad))).start(seed=1)
+    for move in ("a", "b", "a", "b"):
+        pos.play(move)
+    with pytest.raises(nomv.ScriptError, match=r"result: ranks\[1\] is \"1\"; a rank is a whole number, 1 for the best"):
+        pos.outcome()
+
+
+def test_bad_budgets_are_refused():
+    for kw in ({"iterations": 0}, {"seconds": 0}, {"c": -1}, {"depth": 0}):
+        with pytest.raises(ValueError, match="MctsAgent: "):
+            MctsAgent(**kw)
+
+
+def test_a_tree_of_one_node_still_tries_every_move():
+    pos = position("tictactoe", ["a1", "a2", "b1", "b2"])
+    assert mcts(500, max_nodes=1).choose(pos).steps == ("c1",)
+
+
+MINIMAL_TWO = """
+return {
+  name = "two", players = 2,
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s) return {{"a"}, {"b"}} end,
+  play = function(s, m) return {n = s.n + 1, to_move = 3 - s.to_move} end,
+  result = function(s) if s.n >= 4 then return {winner = 1} end end,
+}
+"""
 
 
 # -- evaluate: playouts cut short ------------------------------------------------------------

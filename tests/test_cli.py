@@ -207,3 +207,34 @@ def test_text_play_redo_brings_back_the_computer_reply_too():
     assert play_text(pos, ["human", "random"], read=read, out=io.StringIO()) == 0
     before_undo = seen["undo"]
     assert len(before_undo) == 2 and pos.history_notation == before_undo
+
+
+def test_terminal_play_shows_only_what_the_person_may_see(monkeypatch, capsys):
+    # Knownads: the computer's target stays hidden while the game runs.
+    answers = iter(["moves", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    options = ["-o", "mode=knownads", "-o", "targets=5,12", "-o", "hands=1,2", "-o",
+               "deck=" + ",".join(str(t) for t in range(3, 35) if t not in (5, 12))]
+    assert main(["play", "nonads", *options, "--players", "human,mcts:50it", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Player 1: target #5" in out and "Player 2: target hidden" in out and "#12" not in out
+
+
+def test_terminal_play_goes_on_when_the_computer_fails(tmp_path, monkeypatch, capsys):
+    script = tmp_path / "g.lua"
+    script.write_text("""
+return {
+  name = "g", players = 2,
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s) return {{"a"}, {"b"}} end,
+  play = function(s, m) return {n = s.n + 1, to_move = 3 - s.to_move} end,
+  result = function(s) if s.n >= 4 then return {winner = 1} end end,
+  evaluate = function(s, p) return 7 end,
+}
+""", encoding="utf-8")
+    answers = iter(["a", "b", "a", "b", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", str(script), "--players", "human,mcts:30it:depth=1", "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "The computer player (mcts:30it:depth=1) failed" in out and "evaluate must return" in out
+    assert "Game over: Player 1 wins" in out       # the person played the computer's moves

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import nomv
-from nomv.ai import match
+from nomv.ai import make_agent, match
 from nomv.cli import main
 
 
@@ -21,6 +21,56 @@ def test_a_match_is_repeatable_and_the_same_with_several_processes():
     table = match.standings(specs, alone)
     assert table[0].wins + table[0].draws + table[0].losses == 6
     assert table[0].wins == table[1].losses and table[0].draws == table[1].draws
+
+
+DICE_RACE = """
+-- Each turn: stop, or roll a die (a 1 loses everything); first to 12 wins.
+return {
+  name = "dice_race", players = 2,
+  setup = function(opts, rng) return {score = {0, 0}, turn = 0, to_move = 1} end,
+  moves = function(s) return {{"roll"}, {"stop"}} end,
+  play = function(s, m, rng)
+    local score = {s.score[1], s.score[2]}
+    local p = s.to_move
+    if m[1] == "roll" then
+      local d = rng:int(6)
+      score[p] = d == 1 and 0 or score[p] + d
+    end
+    return {score = score, turn = s.turn + 1, to_move = 3 - p}
+  end,
+  result = function(s)
+    for p = 1, 2 do if s.score[p] >= 12 then return {winner = p} end end
+    if s.turn >= 40 then return {draw = true} end
+  end,
+}
+"""
+
+
+def test_a_match_with_chance_is_repeatable_too(tmp_path):
+    path = tmp_path / "dice_race.lua"
+    path.write_text(DICE_RACE, encoding="utf-8")
+    game = nomv.Game.load(str(path))
+    specs = ["mcts:200it", "mcts:100it"]
+    alone = match.run(game, specs, 6, seed=1, jobs=1)
+    together = match.run(game, specs, 6, seed=1, jobs=3)
+    assert [r.record for r in alone] == [r.record for r in together]
+
+
+def test_a_search_does_not_depend_on_what_its_process_did_before(tmp_path):
+    # Whether a search treats the game as one of chance must not depend on which games the
+    # same runtime played first (with jobs, a process plays some of a match's games).
+    path = tmp_path / "dice_race.lua"
+    path.write_text(DICE_RACE, encoding="utf-8")
+    fresh, used = nomv.Game.load(str(path)), nomv.Game.load(str(path))
+    earlier = used.start(seed=9)
+    for _ in range(2):
+        earlier.play("roll")                    # chance in the used runtime
+    figures = []
+    for game in (fresh, used):
+        agent = make_agent("mcts:300it:seed=4")
+        agent.choose(game.start(seed=2))
+        figures.append({**agent.last, "seconds": 0})
+    assert figures[0] == figures[1] and figures[0]["mode"] == "open"
 
 
 def test_each_game_counts_for_the_player_in_the_winning_seat():
@@ -47,7 +97,7 @@ def test_the_command_prints_a_summary_and_keeps_records(tmp_path, capsys):
     assert main(["match", "trinim", "--players", "mcts:500it,random", "-n", "4", "--swap",
                  "--seed", "2", "--jobs", "2", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "Trinim: 4 games (each deal played from every seat, seed 2, 2 jobs)" in text
+    assert "Trinim: 4 games (each deal played in every turn of the seats, seed 2, 2 jobs)" in text
     assert "mcts:500it" in text and "95% interval" in text and "average length" in text
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4
@@ -83,6 +133,7 @@ def test_json_output_and_min_score(capsys):
     (["--players", "human,mcts"], "a match is played by computer players"),
     (["--players", "mcts,random,random"], "3 players given, but Tic-tac-toe is played by 2 here"),
     (["-n", "0"], "-n must be at least 1"),
+    (["--players", "random"], "a match needs two players or more"),
 ])
 def test_bad_arguments_say_what_is_wrong(argv, message, capsys):
     assert main(["match", "tictactoe", *argv]) in (1, 2)

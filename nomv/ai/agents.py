@@ -91,22 +91,29 @@ class MctsAgent(Agent):
                  max_nodes: int | None = None, spec: str | None = None):
         if seconds is None and iterations is None:
             seconds = 1.0
+        for name, value, least in (("seconds", seconds, None), ("iterations", iterations, 1),
+                                   ("depth", depth, 1), ("max_nodes", max_nodes, 1), ("c", c, 0)):
+            bad = value is not None and (value <= 0 if least is None else value < least)
+            if bad:
+                want = "more than 0" if least is None else f"at least {least}"
+                raise ValueError(f"MctsAgent: {name} must be {want}, got {value!r}")
         self.seconds, self.iterations = seconds, iterations
         self.c, self.depth, self.max_nodes = c, depth, max_nodes
         self._rng = random.Random(seed)
         self.spec = spec or "mcts"
         self._tree: Any = None
-        self._engine: Any = None
-        self._epoch: int | None = None
+        self._owner: tuple | None = None
 
-    def _tree_for(self, engine: Any) -> Any:
-        """This agent's tree in the engine's runtime: a new one for another game, or when the
-        game's worker process was restarted (the old tree died with it)."""
-        epoch = getattr(engine, "epoch", None)
-        if self._tree is None or engine is not self._engine or epoch != self._epoch:
+    def _tree_for(self, position: Position, engine: Any) -> Any:
+        """This agent's tree in the engine's runtime: a new one for another game (the tree
+        knows a game only by its moves), or when the game's worker process was restarted (the
+        old tree died with it)."""
+        owner = (id(engine), getattr(engine, "epoch", None), position.game.sha256, position.seed,
+                 repr(sorted(position.options.items())))
+        if self._tree is None or owner != self._owner:
             self._tree = engine.search_tree(seed_words(self._rng.randrange(2**62)), self.c,
                                             self.depth, self.max_nodes)
-            self._engine, self._epoch = engine, epoch
+            self._owner = owner
         return self._tree
 
     def choose(self, position: Position) -> Move:
@@ -114,8 +121,8 @@ class MctsAgent(Agent):
         history = [move_key(m) for m in position.history]
 
         def search(engine: Any, state: Any) -> dict:
-            return engine.search(self._tree_for(engine), state, position.players, history,
-                                 self.iterations, self.seconds)
+            return engine.search(self._tree_for(position, engine), state, position.players,
+                                 history, self.iterations, self.seconds)
         self.last = position.with_state(search)
         return legal[self.last["index"] - 1]
 

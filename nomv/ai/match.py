@@ -1,9 +1,9 @@
 """Matches between computer players: ``nomv match GAME --players mcts:1s,random -n 20``.
 
 Games are independent, so several run at once in separate processes (``--jobs``).  Seats turn
-from game to game, so that every player sits in every seat equally often; with ``swap`` each
-deal (seed) is played once from every seating, which removes the luck of the deal from the
-comparison.  Each game's record can be kept (one JSON record per line).
+from game to game, so that over any k games (k players named) every player sits in every seat
+once; with ``swap`` each deal (seed) is played in each of those k turns, which removes most of
+the luck of the deal from the comparison.  Each game's record can be kept (one JSON record per line).
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class GameResult:
 
 def schedule(players: int, agents: int, games: int, seed: int, swap: bool) -> list[Task]:
     """Who plays which seat in each game.  Game g puts agent (seat + g) mod k in each seat; with
-    ``swap``, consecutive games share a seed until every seating has played it.
+    ``swap``, k consecutive games share a seed, one for each turn of the seats.
 
     >>> [(t.seed, t.seats) for t in schedule(2, 2, 4, 10, swap=True)]
     [(10, (0, 1)), (10, (1, 0)), (11, (0, 1)), (11, (1, 0))]

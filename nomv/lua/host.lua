@@ -708,7 +708,13 @@ local function rank(res, np, ranks)
   end
   if given_ranks ~= nil then
     if type(given_ranks) ~= "table" or #given_ranks ~= np then contract(format("result: ranks must be a list of %d numbers", np)) end
-    for p = 1, np do ranks[p] = given_ranks[p] end
+    for p = 1, np do
+      local r = given_ranks[p]
+      if type(r) ~= "number" or r ~= floor(r) or r < 1 or r > 1e6 then
+        contract(format("result: ranks[%d] is %s; a rank is a whole number, 1 for the best", p, describe(r)))
+      end
+      ranks[p] = r
+    end
   elseif given_winner ~= nil then
     valid_player(given_winner, "winner", np)
     for p = 1, np do ranks[p] = p == given_winner and 1 or 2 end
@@ -1111,7 +1117,7 @@ function H.search_tree(config)
       if not f then error(err) end
       Search = f()({
         game = function() return G end, clock = clock, arm = arm, contract = contract,
-        describe = describe, do_play = do_play, list_moves = list_moves,
+        describe = describe, do_play = do_play, play_with = play_with, list_moves = list_moves,
         cached_moves = cached_moves, random_move_of = random_move_of, outcome = outcome,
         who_moves = who_moves, move_key = move_key, Rng = Rng,
         chance = function() return chance_plays end,

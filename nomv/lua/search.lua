@@ -20,12 +20,12 @@
 --     starts from the subtree it finds there.
 
 local floor, sqrt, log, huge = math.floor, math.sqrt, math.log, math.huge
-local format, concat, tsort = string.format, table.concat, table.sort
-local next, type, tostring = next, type, tostring
+local format, tsort = string.format, table.sort
+local next, type = next, type
 
 return function(K)
   local clock, arm, contract, describe = K.clock, K.arm, K.contract, K.describe
-  local do_play, list_moves, cached_moves = K.do_play, K.list_moves, K.cached_moves
+  local do_play, play_with, list_moves, cached_moves = K.do_play, K.play_with, K.list_moves, K.cached_moves
   local random_move_of, outcome, who_moves, move_key = K.random_move_of, K.outcome, K.who_moves, K.move_key
   local Rng = K.Rng
   local M1, M2 = Rng.M1, Rng.M2
@@ -56,14 +56,16 @@ return function(K)
   end
 
   -- The rewards for what result() returned at the end of a game.  A plain winner or draw is
-  -- read directly (the end of every playout); anything else goes through the host's checks.
+  -- read directly (the end of every playout), with the same values as rewards() gives;
+  -- anything else goes through the host's checks.
   local function final_rewards(res, np)
     if type(res) == "table" and res.ranks == nil and res.scores == nil then
       local w = res.winner
       local r = {}
       if w ~= nil then
         if type(w) == "number" and w >= 1 and w <= np and w == floor(w) then
-          for p = 1, np do r[p] = 0 end
+          local loser = np > 1 and 0.5 * (np - 2) / (np - 1) or 0   -- the losers tie
+          for p = 1, np do r[p] = loser end
           r[w] = 1
           return r
         end
@@ -76,7 +78,7 @@ return function(K)
   end
 
   -- Rewards for a playout cut short: the game's evaluate(state, player) if it has one, else
-  -- the value of a draw.
+  -- the value of a draw (of an unsolved puzzle, for one player).
   local function estimate(state, np)
     local r = {}
     local evaluate = K.game().evaluate
@@ -94,17 +96,23 @@ return function(K)
     return r
   end
 
-  -- Random moves from `state` to the end of the game, or `limit` plies: the rewards.
-  local function rollout(state, rng, np, limit)
-    local result = K.game().result
+  -- Random moves from `state` to the end of the game, or `limit` plies: the rewards.  Chance
+  -- in play draws from the tree's generator, started from the state's rng and run on through
+  -- the playout (no playout state needs its own copy).
+  local function rollout(T, state, rng, np)
+    local result, chance, limit = K.game().result, T.chance, T.playout_plies
+    chance:load(state._rng or T.seed)
     local plies = 0
+    local r
     while true do
       local res = result(state)
-      if res ~= nil and res ~= false then return final_rewards(res, np) end
-      if plies >= limit then return estimate(state, np) end
-      state = do_play(state, random_move_of(state, rng))
+      if res ~= nil and res ~= false then r = final_rewards(res, np); break end
+      if plies >= limit then r = estimate(state, np); break end
+      state = play_with(state, random_move_of(state, rng), chance)
       plies = plies + 1
     end
+    if chance.used then T.saw_chance = true end
+    return r
   end
 
   local function terminal_rewards(state, np)
@@ -130,6 +138,15 @@ return function(K)
   local function need_moves(ms)
     if #ms == 0 then contract("moves returned no move, but result says the game is not over") end
     return ms
+  end
+
+  local function backup(path, depth, r, np)
+    for d = 1, depth do
+      local x = path[d]
+      x.n = x.n + 1
+      local w = x.w
+      for p = 1, np do w[p] = w[p] + r[p] end
+    end
   end
 
   ---------------------------------------------------------------------------------------------
@@ -158,6 +175,20 @@ return function(K)
     node.moves, node.mover, node.order, node.tried, node.kids = ms, mover_of(state, np), order, 0, {}
   end
 
+  -- UCT: the child with the best mean reward for player p plus the exploration bonus; a child
+  -- without visits (left by a failed iteration) first.
+  local function select(kids, count, p, c, logn)
+    local best, best_v = nil, -huge
+    for i = 1, count do
+      local k = kids[i]
+      local n = k.n
+      if n == 0 then return k end
+      local v = k.w[p] / n + c * sqrt(logn / n)
+      if v > best_v then best, best_v = k, v end
+    end
+    return best
+  end
+
   local function closed_iteration(T, path, rng)
     local np, c = T.np, T.c
     local node, depth = T.root, 1
@@ -168,7 +199,7 @@ return function(K)
       r = node.r
       if r then break end
       local ms = node.moves
-      if node.tried < #ms and T.nodes < T.max_nodes then
+      if node.tried < #ms and (depth == 1 or T.nodes < T.max_nodes) then
         local tried = node.tried + 1
         node.tried = tried
         local i = node.order[tried]
@@ -177,31 +208,18 @@ return function(K)
         T.nodes = T.nodes + 1
         depth = depth + 1
         path[depth] = child
-        r = rollout(child.state, rng, np, T.playout_plies)
+        r = rollout(T, child.state, rng, np)
         break
       end
       if node.tried < #ms then             -- the tree is full: play on from here at random
-        r = rollout(node.state, rng, np, T.playout_plies)
+        r = rollout(T, node.state, rng, np)
         break
       end
-      local p, kids = node.mover, node.kids
-      local logn = log(node.n)
-      local best, best_v = nil, -huge
-      for i = 1, #ms do
-        local k = kids[i]
-        local v = k.w[p] / k.n + c * sqrt(logn / k.n)
-        if v > best_v then best, best_v = k, v end
-      end
-      node = best
+      node = select(node.kids, #ms, node.mover, c, log(node.n))
       depth = depth + 1
       path[depth] = node
     end
-    for d = 1, depth do
-      local x = path[d]
-      x.n = x.n + 1
-      local w = x.w
-      for p = 1, np do w[p] = w[p] + r[p] end
-    end
+    backup(path, depth, r, np)
   end
 
   ---------------------------------------------------------------------------------------------
@@ -213,17 +231,22 @@ return function(K)
   end
 
   -- A state the mover cannot tell from the real one, with a new random future.
-  local function determinise(T, rng)
+  local function determinise(T, info, rng)
     local G = K.game()
     local d
     if G.determinize then
-      d = G.determinize(T.info, T.mover, rng)
+      d = G.determinize(info, T.mover, rng)
       if type(d) ~= "table" then
         contract(format("determinize must return a state (a table), got %s", describe(d)))
       end
+      local p = who_moves(d)
+      if p ~= T.mover then
+        contract(format("determinize gave a state where player %s moves, not player %d: it must "
+                        .. "keep everything the player knows", describe(p), T.mover))
+      end
     else
       d = {}
-      for k, v in next, T.info do d[k] = v end
+      for k, v in next, info do d[k] = v end
     end
     local seed = {}
     for i = 1, 3 do seed[i] = rng:next() % (M1 - 1) + 1 end
@@ -232,11 +255,11 @@ return function(K)
     return d
   end
 
-  local function open_iteration(T, path, rng)
+  local function open_iteration(T, info, path, rng)
     local np, c = T.np, T.c
     local node, depth = T.root, 1
     path[1] = node
-    local state = determinise(T, rng)
+    local state = determinise(T, info, rng)
     local r
     while true do
       r = terminal_rewards(state, np)
@@ -254,23 +277,24 @@ return function(K)
           untried[fresh] = i
         end
       end
-      if fresh > 0 and T.nodes < T.max_nodes then
+      if fresh > 0 and (depth == 1 or T.nodes < T.max_nodes) then
         local i = untried[rng:int(fresh)]
         local child = open_node(np)
         kids[keys[i]] = child
         T.nodes = T.nodes + 1
         depth = depth + 1
         path[depth] = child
-        r = rollout(do_play(state, ms[i]), rng, np, T.playout_plies)
+        r = rollout(T, do_play(state, ms[i]), rng, np)
         break
       end
-      if fresh == #ms then r = rollout(state, rng, np, T.playout_plies); break end
+      if fresh == #ms then r = rollout(T, state, rng, np); break end
       local best, best_i, best_v = nil, nil, -huge
       for i = 1, #ms do
         local k = kids[keys[i]]
         if k then
           k.avail = k.avail + 1
-          local v = k.w[p] / k.n + c * sqrt(log(k.avail) / k.n)
+          local n = k.n
+          local v = n == 0 and huge or k.w[p] / n + c * sqrt(log(k.avail) / n)
           if v > best_v then best, best_i, best_v = k, i, v end
         end
       end
@@ -279,12 +303,7 @@ return function(K)
       depth = depth + 1
       path[depth] = node
     end
-    for d = 1, depth do
-      local x = path[d]
-      x.n = x.n + 1
-      local w = x.w
-      for p = 1, np do w[p] = w[p] + r[p] end
-    end
+    backup(path, depth, r, np)
   end
 
   ---------------------------------------------------------------------------------------------
@@ -296,13 +315,14 @@ return function(K)
   -- playout_plies (a playout longer than this is cut and estimated), max_nodes, seed (six
   -- numbers for the search's own generator).
   function S.new_tree(config)
-    local seed = config.seed
+    local s = config.seed
+    local seed = {s[1], s[2], s[3], s[4], s[5], s[6]}
     return {
       c = config.c or 1.4142135623730951,
       playout_plies = config.playout_plies or 1000,
       max_nodes = config.max_nodes or 1000000,
-      rng = Rng.new({seed[1], seed[2], seed[3], seed[4], seed[5], seed[6]}),
-      open = false, history = {}, root = nil, nodes = 0,
+      rng = Rng.new(seed), chance = Rng.new(seed), seed = seed,
+      open = false, saw_chance = false, busy = false, history = {}, root = nil, nodes = 0,
     }
   end
 
@@ -368,19 +388,36 @@ return function(K)
     return out
   end
 
+  -- What the mover may know: the root of every determinisation of this search.
+  local function known(state, mover)
+    local G = K.game()
+    if not G.view then return state end
+    local info = G.view(state, mover)
+    if type(info) ~= "table" then contract(format("view must return a state (a table), got %s", describe(info))) end
+    return info
+  end
+
   -- Searches from `state` (the real position: a search of hidden information only ever sees
   -- what the mover may know) for `iterations` iterations or `seconds` of CPU time, whichever
   -- comes first (nil: no bound on that one).  Returns {index = i of the chosen move in the
   -- state's list, iterations, seconds, visits, value, moves = {...}, reused, mode}.
   function S.search(T, state, np, history, iterations, seconds)
     local G = K.game()
+    if iterations == nil and seconds == nil then contract("a search needs iterations or seconds") end
+    if iterations ~= nil and iterations < 1 then contract("a search needs at least one iteration") end
+    if T.busy then
+      -- The last search failed half-way (an error in the script, a time limit): what it left
+      -- is not trustworthy.
+      T.root, T.history = nil, {}
+    end
+    T.busy = true
     local ms = need_moves(cached_moves(state))
     T.np, T.mover = np, mover_of(state, np)
-    if iterations == nil and seconds == nil then contract("a search needs iterations or seconds") end
-    -- Hidden information, or chance seen in any play so far: the open-loop tree.
-    if G.view ~= nil or G.determinize ~= nil or K.chance() > 0 then T.open = true end
+    -- Hidden information, or chance seen by an earlier search of this tree: the open-loop tree.
+    if G.view ~= nil or G.determinize ~= nil or T.saw_chance then T.open = true end
     local reused = reuse(T, state, history)
     T.history = history
+    local info = T.open and known(state, T.mover) or nil
     local rng, path = T.rng, {}
     local start = clock()
     local deadline = seconds and start + seconds or huge
@@ -389,28 +426,21 @@ return function(K)
     -- bounds each stretch between looks) about every 5 ms of work, not every iteration.
     local done, look, every = 0, 1, 1
     while done < limit do
-      if T.open and T.info == nil then
-        -- What the mover may know, the root of every determinisation of this search.
-        local info = state
-        if G.view then
-          info = G.view(state, T.mover)
-          if type(info) ~= "table" then contract(format("view must return a state (a table), got %s", describe(info))) end
-        end
-        T.info = info
-      end
       if T.root == nil then
         T.nodes = 1
         T.root = T.open and open_node(np) or closed_node(state, np)
       end
       if T.open then
-        open_iteration(T, path, rng)
+        open_iteration(T, info, path, rng)
       else
-        local chance = K.chance()
+        local plays = K.chance()
         closed_iteration(T, path, rng)
-        if K.chance() ~= chance then
+        if K.chance() ~= plays then T.saw_chance = true end
+        if T.saw_chance then
           -- play drew from its rng: the game has chance, which a closed tree would foresee.
           -- Start again, open.
           T.open, T.root, reused, done = true, nil, 0, -1
+          info = known(state, T.mover)
         end
       end
       done = done + 1
@@ -424,13 +454,17 @@ return function(K)
       end
     end
     local elapsed = clock() - start
-    T.info = nil
     local ranked = ranked_moves(T, ms)
+    if done > 0 and ranked[1].visits == 0 then
+      contract("the search never reached a legal move of the real position: determinize gives "
+               .. "states with other moves than the real one (nomv check reports this as E056)")
+    end
     local top = {}
     for i = 1, #ranked do
       if i > 8 then break end
       top[i] = ranked[i]
     end
+    T.busy = false
     return {index = ranked[1].index, iterations = done, seconds = elapsed, visits = T.root.n,
             value = ranked[1].value, moves = top, reused = reused, nodes = T.nodes,
             mode = T.open and "open" or "closed"}
