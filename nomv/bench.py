@@ -1,5 +1,6 @@
 """``nomv bench``: figures, never assertions.  Random playouts/s and moves generated/s of every
-bundled game (and its variants) on both runtimes, perft speed, the window's frame time, and,
+bundled game (and its variants) on both runtimes, perft speed, the computer player's MCTS
+iterations/s, the window's frame time, and,
 with ``--compare openspiel``, OpenSpiel's random playouts of the classic games in the same run.
 
 Each section of the report is one function registered with :func:`section`: it takes the
@@ -160,6 +161,29 @@ def perft_rows(bench: Bench) -> list[dict]:
     return rows
 
 
+@section("MCTS iterations/s (the computer player, from the start of a game)", key="mcts",
+         labels={"jit": "LuaJIT it/s", "5.4": "Lua 5.4 it/s", "mode": "tree"})
+def mcts_rows(bench: Bench) -> list[dict]:
+    """Per game (default options): iterations per second of the computer player's search from
+    the starting position, each iteration a walk down the tree, one new node and one random
+    game.  "open": the tree of hidden information or chance (a new determinisation each time)."""
+    from .ai import MctsAgent
+    rows = []
+    for found in bundled(bench):
+        row: dict = {"game": found.name}
+        mode = ""
+        for lua in RUNTIMES:
+            bench.progress(f"MCTS {found.name} on {lua}")
+            pos = load(str(found.path), lua).start(seed=1)
+            MctsAgent(seconds=bench.seconds / 10, seed=1).choose(pos)      # warm up: LuaJIT compiles
+            agent = MctsAgent(seconds=bench.seconds, seed=2)
+            agent.choose(pos)
+            row[lua] = round(agent.last["iterations"] / agent.last["seconds"])
+            mode = agent.last["mode"]
+        rows.append({**row, "mode": mode})
+    return rows
+
+
 @section("GUI frame time (ms)", when=lambda bench: bench.gui, key="frames")
 def frame_rows(bench: Bench) -> list[dict]:
     from .gui.app import measure_frame_times
@@ -241,6 +265,15 @@ def playout_aims(result: dict) -> list[dict]:
             rows.append({"aim": f"{name}: 5k random playouts/s (LuaJIT)",
                          "measured": round(ours), "target": 5000, "met": ours >= 5000})
     return rows
+
+
+@aim
+def mcts_aims(result: dict) -> list[dict]:
+    for row in result.get("mcts", []):
+        if row["game"] == "trinim":
+            return [{"aim": "trinim: 20k MCTS iterations/s (LuaJIT)", "measured": row["jit"],
+                     "target": 20_000, "met": row["jit"] >= 20_000}]
+    return []
 
 
 # -- the report ---------------------------------------------------------------------------------

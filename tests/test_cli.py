@@ -144,8 +144,11 @@ def test_bench_prints_figures(capsys):
     # moves generated: every move drawn from the full list; Trinim-5 lists about 20 a position
     assert row["jit_moves"] > 0 and row["5.4_moves"] > 0 and 10 < row["branching"] < 40
     assert {r["count"] for r in data["perft"] if r["game"] == "trinim"} == {136788}
-    (target,) = [a for a in data["aims"] if a["aim"].startswith("trinim")]
+    (target, search) = [a for a in data["aims"] if a["aim"].startswith("trinim")]
     assert target["target"] == 5000 and target["met"] == (row["jit"] >= 5000)
+    (mcts,) = data["mcts"]
+    assert mcts["game"] == "trinim" and mcts["jit"] > 0 and mcts["5.4"] > 0 and mcts["mode"] == "closed"
+    assert search["target"] == 20000 and search["met"] == (mcts["jit"] >= 20000)
     code, out, err = run(capsys, "bench", "--game", "tictactoe", "--seconds", "0.05", "--no-gui")
     assert code == 0 and "LuaJIT moves/s" in out and "Aims (issue 6)" in out
     assert "tictactoe: 2x Ludii's random playouts/s (LuaJIT)" in out
