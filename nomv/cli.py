@@ -482,10 +482,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_match)
 
-    p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s and moves/s on both runtimes, perft, GUI frames",
+    p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s and moves/s on both runtimes, perft, MCTS, GUI frames",
                        description="Print figures: random playouts/s and moves generated/s of every bundled "
-                                   "game and variant under LuaJIT and Lua 5.4, perft speed, the window's frame "
-                                   "time, and how they compare with the aims of issue 6.")
+                                   "game and variant under LuaJIT and Lua 5.4, perft speed, the computer "
+                                   "player's MCTS iterations/s, the window's frame time, and how they compare "
+                                   "with the aims of issue 6.")
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
     p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
