@@ -130,6 +130,12 @@ def test_an_agent_survives_its_games_worker_being_killed():
     assert agent.choose(pos) in pos.legal_moves        # a new tree in the new worker
 
 
+def test_a_lone_legal_move_is_played_without_thinking(script):
+    pos = nomv.Game.load(str(script(MINIMAL_TWO.replace("return {{\"a\"}, {\"b\"}}", "return {{\"a\"}}")))).start(seed=1)
+    agent = make_agent("mcts:1000s")
+    assert agent.choose(pos).steps == ("a",) and agent.last is None
+
+
 def test_a_finished_game_has_no_move_to_choose():
     pos = position("tictactoe", ["a1", "a2", "b1", "b2", "c1"])
     with pytest.raises(nomv.GameOverError):
@@ -257,10 +263,14 @@ def test_a_search_after_a_failed_search_starts_afresh(script):
                                 "    if s.n == 1 and not FAILED.done then FAILED.done = true error('once') end", 1)
     flaky = "local FAILED = {}\n" + flaky
     pos = nomv.Game.load(str(script(flaky))).start(seed=1)
-    agent = mcts(200)
+    # (an agent plays a lone legal move without searching: ask the engine to search anyway)
+    tree = pos.with_state(lambda engine, state: engine.search_tree(nomv.game.seed_words(1)))
+
+    def search():
+        return pos.with_state(lambda engine, state: engine.search(tree, state, 2, [], 200, None))
     with pytest.raises(nomv.ScriptError, match="once"):
-        agent.choose(pos)
-    assert agent.choose(pos) in pos.legal_moves and agent.last["visits"] == 200
+        search()
+    assert search()["visits"] == 200
 
 
 def test_an_agent_used_for_another_game_starts_a_new_tree(script):

@@ -118,6 +118,9 @@ class MctsAgent(Agent):
 
     def choose(self, position: Position) -> Move:
         legal = self._legal(position)
+        if len(legal) == 1:           # nothing to think about
+            self.last = None
+            return legal[0]
         history = [move_key(m) for m in position.history]
 
         def search(engine: Any, state: Any) -> dict:
