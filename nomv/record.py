@@ -108,10 +108,12 @@ class Record:
         several = len(lines) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}")
                                          for line in lines)
         if number is not None:
-            if not several and number == 1:
+            # One record a line: record N is line N, whatever the other lines hold.
+            one_per_line = len(lines) > 1 and lines[0].lstrip().startswith("{") and lines[0].rstrip().endswith("}")
+            if not one_per_line and number == 1:
                 return cls.from_text(text, str(path))
-            if not 1 <= number <= len(lines) or not several:
-                count = len(lines) if several else 1
+            if not one_per_line or not 1 <= number <= len(lines):
+                count = len(lines) if one_per_line else 1
                 raise RecordError(f"{path}: holds {count} game record{'s' if count != 1 else ''}, "
                                   f"so there is no record #{number}")
             return cls.from_text(lines[number - 1], f"{path}#{number}")
@@ -202,10 +204,20 @@ class Record:
         ``game`` may be a loaded Game (e.g. the one on screen); otherwise the script is found
         by the record's name or path.
         """
+        from .errors import GameNotFoundError
         from .game import Game
         if game is None:
             try:
                 game = Game.load(self.script, runtime)
+            except GameNotFoundError as exc:
+                # A script saved by its path on another machine: the game of that name here.
+                by_path = self.script.endswith(".lua") or "/" in self.script or "\\" in self.script
+                try:
+                    if not by_path:
+                        raise exc
+                    game = Game.load(self.game, runtime)
+                except NomvError:
+                    raise RecordError(f"{where}: cannot load the game {self.script!r}: {exc}") from None
             except NomvError as exc:
                 raise RecordError(f"{where}: cannot load the game {self.script!r}: {exc}") from None
         if game.name != self.game:

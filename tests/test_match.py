@@ -104,6 +104,7 @@ def test_the_command_prints_a_summary_and_keeps_records(tmp_path, capsys):
     records = [nomv.Record.from_text(line) for line in lines]
     assert sorted(r.seed for r in records) == [2, 2, 3, 3]
     for record in records:
+        assert record.script == "trinim"        # by name, as nomv play saves it: any machine opens it
         pos = record.replay()
         assert pos.outcome() is not None and record.players in (["mcts:500it", "random"], ["random", "mcts:500it"])
     # one game of the file opens as FILE#N; the whole file says how
@@ -116,6 +117,20 @@ def test_the_command_prints_a_summary_and_keeps_records(tmp_path, capsys):
     capsys.readouterr()
     assert main(["play", "--open", f"{out}#2", "--text", "--players", "human,human"]) == 0
     assert "Game over" in capsys.readouterr().out
+    # a damaged line spoils only its own game
+    lines[2] = lines[2][:40]
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert nomv.Record.load(f"{out}#4") == records[3]
+    with pytest.raises(nomv.RecordError, match=r"games.jsonl#3(:1)?: not a nomv game record"):
+        nomv.Record.load(f"{out}#3")
+
+
+def test_a_record_saved_with_a_path_from_another_machine_opens_by_the_games_name(tmp_path):
+    pos = nomv.Game.load("trinim").start(seed=3)
+    pos.play(pos.legal_moves[0])
+    record = pos.record()
+    record.script = "/home/alice/.venv/lib/python3.12/site-packages/nomv/games/trinim.lua"
+    assert record.replay().history == pos.history
 
 
 def test_json_output_and_min_score(capsys):

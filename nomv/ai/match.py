@@ -12,6 +12,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import NomvError
@@ -116,7 +117,10 @@ def run(game: Game, specs: list[str], games: int, options: dict[str, Any] | None
     options = dict(options or {})
     players = int(game.resolve_options(options, variant, text=True)["players"])
     tasks = schedule(players, len(specs), games, seed, swap)
-    args = [(str(game.path), game.runtime, options, variant, specs, t, max_plies) for t in tasks]
+    # A game found by name is loaded by name in each process, so that its records name it as
+    # `nomv play` does (and open on any machine); a script given as a path, by its path.
+    script = Path(game.path).stem if game.origin != "file" else str(game.path)
+    args = [(script, game.runtime, options, variant, specs, t, max_plies) for t in tasks]
     results: list[GameResult] = []
     for task, result in _results(args, jobs):
         if isinstance(result, tuple):
