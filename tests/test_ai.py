@@ -82,6 +82,35 @@ def test_mcts_plays_a_win_in_one(case, lua):
     assert pos.notation(move) in wins
 
 
+def best_value(pos, me: int) -> float:
+    """The value of the position for player `me` under best play by both (brute force)."""
+    outcome = pos.outcome()
+    if outcome is not None:
+        return 1.0 if outcome.winner == me else 0.5 if outcome.draw else 0.0
+    values = []
+    for move in pos.legal_moves:
+        pos.play(move)
+        values.append(best_value(pos, me))
+        pos.undo()
+    return max(values) if pos.to_move == me else min(values)
+
+
+def test_an_endgame_is_solved_and_played_exactly():
+    # Once the whole rest of the game fits in the tree, the search stops and plays by the exact
+    # values: here the same as a brute-force search of every line to the end.
+    pos = nomv.Game.load("trinim", isolate=False).start(seed=5)
+    for move in ["D4", "E3", "B5-D5", "D2-E2", "E1"]:
+        pos.play(move)
+    me = pos.to_move
+    agent = mcts(1_000_000)
+    move = agent.choose(pos)
+    assert agent.last["solved"] and agent.last["iterations"] < 1_000_000
+    exact = best_value(pos, me)
+    assert agent.last["value"] == exact
+    pos.play(move)
+    assert best_value(pos, me) == exact
+
+
 def test_mcts_blocks_a_loss_in_one():
     # O threatens c1 (a1, b1); X must block, and no X move wins at once.
     pos = position("tictactoe", ["b2", "a1", "c3", "b1"])
@@ -270,7 +299,8 @@ def test_a_search_after_a_failed_search_starts_afresh(script):
         return pos.with_state(lambda engine, state: engine.search(tree, state, 2, [], 200, None))
     with pytest.raises(nomv.ScriptError, match="once"):
         search()
-    assert search()["visits"] == 200
+    found = search()                      # (so small a game is solved before 200 iterations)
+    assert found["solved"] and 1 <= found["index"] <= 1 and found["visits"] >= 1
 
 
 def test_an_agent_used_for_another_game_starts_a_new_tree(script):

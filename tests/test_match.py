@@ -139,7 +139,7 @@ def test_json_output_and_min_score(capsys):
     captured = capsys.readouterr()
     data = json.loads(captured.out)
     assert data["games"] == 2 and [p["player"] for p in data["players"]] == ["random", "mcts:2000it"]
-    assert data["players"][1]["iterations_per_move"] == 2000
+    assert 0 < data["players"][1]["iterations_per_move"] <= 2000   # fewer once a game is solved
     assert "random scored" in captured.err and "below --min-score 0.9" in captured.err
 
 

@@ -153,7 +153,10 @@ return function(K)
   -- The closed-loop tree (perfect information, no chance).  A node:
   --   state, n (visits), w (reward sums by player), and once visited as a leaf: moves (the
   --   state's list), mover, order (a random order of trying the moves), tried, kids[i] (the
-  --   child of moves[i]); or r (the rewards, for a finished game).
+  --   child of moves[i]), done (how many children are complete); or r (the rewards, for a
+  --   finished game).  A node is complete when the whole game below it is in the tree (a
+  --   finished game, or every child complete): once the root is, the search stops and plays
+  --   by the exact values (each player choosing their best), as in an endgame.
 
   local function closed_node(state, np)
     return {state = state, n = 0, w = zeros(np)}
@@ -164,7 +167,7 @@ return function(K)
   local function open_children(T, node, np, rng)
     local state = node.state
     local r = terminal_rewards(state, np)
-    if r then node.r = r; return end
+    if r then node.r, node.complete = r, true; return end
     local ms = need_moves(node == T.root and cached_moves(state) or list_moves(state))
     local order = {}
     for i = 1, #ms do order[i] = i end
@@ -173,6 +176,7 @@ return function(K)
       order[i], order[j] = order[j], order[i]
     end
     node.moves, node.mover, node.order, node.tried, node.kids = ms, mover_of(state, np), order, 0, {}
+    node.done = 0
   end
 
   -- UCT: the child with the best mean reward for player p plus the exploration bonus; a child
@@ -187,6 +191,40 @@ return function(K)
       if v > best_v then best, best_v = k, v end
     end
     return best
+  end
+
+  -- The rewards of a complete node under best play: every player, in turn, takes the child
+  -- best for them (ties: the first in the node's move order).  Kept in the node.
+  local function exact(node)
+    if node.r then return node.r end
+    local v = node.exact
+    if v then return v end
+    local p, kids, best, best_v = node.mover, node.kids, nil, -huge
+    for i = 1, #node.moves do
+      local x = exact(kids[i])
+      if x[p] > best_v then best, best_v = x, x[p] end
+    end
+    node.exact = best
+    return best
+  end
+
+  -- path[d] has just become complete: so may its parent, when that was its last incomplete
+  -- child, or when it gives the parent's mover the most there is to get (a sure win: the
+  -- other children do not matter), and so on up.
+  local function settle(path, d)
+    while d > 1 do
+      local x, parent = path[d], path[d - 1]
+      if parent.complete then return end
+      parent.done = parent.done + 1
+      local v = exact(x)
+      if v[parent.mover] >= 1 then
+        parent.exact = v
+      elseif not (parent.tried == #parent.moves and parent.done == #parent.moves) then
+        return
+      end
+      parent.complete = true
+      d = d - 1
+    end
   end
 
   local function closed_iteration(T, path, rng)
@@ -208,7 +246,13 @@ return function(K)
         T.nodes = T.nodes + 1
         depth = depth + 1
         path[depth] = child
-        r = rollout(T, child.state, rng, np)
+        r = terminal_rewards(child.state, np)
+        if r then
+          child.r, child.complete = r, true
+          settle(path, depth)
+        else
+          r = rollout(T, child.state, rng, np)
+        end
         break
       end
       if node.tried < #ms then             -- the tree is full: play on from here at random
@@ -343,6 +387,17 @@ return function(K)
     return true
   end
 
+  -- How many nodes a subtree holds (the children of a closed node are an array, of an open
+  -- node a table by move key: `next` walks both).
+  local function size(node)
+    local total = 1
+    local kids = node.kids
+    if kids then
+      for _, kid in next, kids do total = total + size(kid) end
+    end
+    return total
+  end
+
   -- Keeps what the tree learnt below the current position, if it saw this position coming:
   -- `history` lists the keys of the moves of the game so far.  Returns the visits kept.
   local function reuse(T, state, history)
@@ -363,24 +418,30 @@ return function(K)
       if node.moves then node.moves = cached_moves(state) end
     end
     T.root = node
-    T.nodes = node.n + 1     -- about one node per iteration below it
+    T.nodes = size(node)
     return node.n
   end
 
-  -- The root's moves with their visits and mean reward for the mover, most visited first.
+  -- The root's moves with their visits and mean reward for the mover, most visited first; or,
+  -- when the root is complete, by their exact value for the mover.
   local function ranked_moves(T, ms)
     local out = {}
     local root, p = T.root, T.mover
+    local solved = root.complete
     for i = 1, #ms do
       local k
       if T.open then k = root.kids[move_key(ms[i])] else k = root.kids and root.kids[i] end
-      if k and k.n > 0 then
+      if solved and k and k.complete then
+        out[#out + 1] = {index = i, visits = k.n, value = exact(k)[p], exact = true}
+      elseif k and k.n > 0 then
         out[#out + 1] = {index = i, visits = k.n, value = k.w[p] / k.n}
       else
         out[#out + 1] = {index = i, visits = 0, value = 0}
       end
     end
     tsort(out, function(a, b)
+      if solved and a.exact ~= b.exact then return a.exact == true end
+      if solved and a.value ~= b.value then return a.value > b.value end
       if a.visits ~= b.visits then return a.visits > b.visits end
       if a.value ~= b.value then return a.value > b.value end
       return a.index < b.index
@@ -444,6 +505,7 @@ return function(K)
         end
       end
       done = done + 1
+      if T.root and T.root.complete then break end   -- the whole game is in the tree
       if done >= look then
         local now = arm()
         if now >= deadline then break end
@@ -467,7 +529,7 @@ return function(K)
     T.busy = false
     return {index = ranked[1].index, iterations = done, seconds = elapsed, visits = T.root.n,
             value = ranked[1].value, moves = top, reused = reused, nodes = T.nodes,
-            mode = T.open and "open" or "closed"}
+            mode = T.open and "open" or "closed", solved = T.root.complete == true}
   end
 
   return S
