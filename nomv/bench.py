@@ -321,5 +321,5 @@ def format_table(result: dict) -> str:
         if s.key in result:
             lines += ["" if lines else None, s.title] + table(result[s.key], s.labels)
     if result.get("aims"):
-        lines += ["", "Aims (issue 6)"] + table(result["aims"])
+        lines += ["", "Speed aims (docs/architecture.md)"] + table(result["aims"])
     return "\n".join(line for line in lines if line is not None)

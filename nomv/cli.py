@@ -60,8 +60,28 @@ def _show_prints() -> None:
             print(f"{game.name} printed: {line}", file=sys.stderr)
 
 
+def _game_options(args, game: Game) -> dict[str, str]:
+    """The -o options, with the number of players taken from --players when it names more (or
+    fewer) than the game's default and the game allows that many."""
+    options = _option_pairs(args.option)
+    named = getattr(args, "players", None)
+    if named and "players" not in options:
+        count = len([s for s in named.split(",") if s.strip()])
+        spec = game.players
+        if spec.min <= count <= spec.max and count != spec.default:
+            options["players"] = str(count)
+    return options
+
+
+def _player_range(game: Game) -> str:
+    spec = game.players
+    if spec.min == spec.max:
+        return ""
+    return f" (it takes {spec.min} to {spec.max}: -o players=N)"
+
+
 def _start(args, game: Game) -> Position:
-    pos = game.start(_option_pairs(args.option), args.variant, seed=args.seed, text=True)
+    pos = game.start(_game_options(args, game), args.variant, seed=args.seed, text=True)
     for number, text in enumerate(getattr(args, "moves", None) or (), start=1):
         try:
             pos.play(text)
@@ -225,6 +245,10 @@ def cmd_play(args) -> int:
         seats = parse_seats(args.players or ",".join(record.players or []) or None, pos.players)
     elif args.game:
         pos = _start(args, _load(args))
+        named = len([x for x in (args.players or "").split(",") if x.strip()])
+        if named > pos.players:
+            raise UsageError(f"{named} players given, but {pos.game.title} is played by "
+                             f"{pos.players} here{_player_range(pos.game)}")
         seats = parse_seats(args.players, pos.players)
     elif gui:
         games = catalog.all_games()
@@ -288,6 +312,12 @@ def cmd_bench(args) -> int:
     if "openspiel" in (args.compare or []):
         from .openspiel import pyspiel
         pyspiel()                                   # not installed: say so before measuring
+    bundled = [f.name for f in catalog.all_games() if f.origin == "bundled"]
+    for name in args.game or ():
+        if name not in bundled:
+            from .options import suggestion
+            raise UsageError(f"nomv bench measures the bundled games; there is none named {name!r}"
+                             f"{suggestion(name, bundled)}; games: {', '.join(bundled)}")
     progress = (lambda text: print(f"  measuring {text}...", file=sys.stderr, flush=True)) if not args.json else (lambda text: None)
     result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress,
                        compare=args.compare)
@@ -302,8 +332,10 @@ def cmd_match(args) -> int:
         raise UsageError("-n must be at least 1")
     if args.jobs < 0:
         raise UsageError("--jobs must be 0 (one per CPU) or more")
+    if args.min_score is not None and not 0 <= args.min_score <= 1:
+        raise UsageError(f"--min-score is a score from 0 to 1 (points per game), got {args.min_score:g}")
     game = _load(args)
-    chosen = _option_pairs(args.option)
+    chosen = _game_options(args, game)
     options = game.resolve_options(chosen, args.variant, text=True)
     specs = [s.strip() for s in args.players.split(",")]
     if len(specs) < 1 or any(not s for s in specs):
@@ -312,13 +344,17 @@ def cmd_match(args) -> int:
         raise UsageError("a match is played by computer players: --players takes random or mcts[:TIME]")
     players = int(options["players"])
     if len(specs) > players:
-        raise AgentSpecError(f"{len(specs)} players given, but {game.title} is played by {players} here")
+        raise AgentSpecError(f"{len(specs)} players given, but {game.title} is played by {players} here"
+                             f"{_player_range(game)}")
     if len(specs) == 1 and players > 1:
         raise UsageError("a match needs two players or more (e.g. --players mcts,random); "
                          f"to let {specs[0]} play itself, name it twice: {specs[0]},{specs[0]}")
     seed = args.seed if args.seed is not None else __import__("secrets").randbelow(10**6)
-    jobs = args.jobs or os.cpu_count() or 1
-    out = open(args.out, "w", encoding="utf-8") if args.out else None   # noqa: SIM115
+    jobs = min(args.jobs or os.cpu_count() or 1, args.n)
+    try:
+        out = open(args.out, "w", encoding="utf-8") if args.out else None   # noqa: SIM115
+    except OSError as exc:
+        raise NomvError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     done = []
     show = sys.stderr.isatty() and not args.json
 
@@ -342,6 +378,9 @@ def cmd_match(args) -> int:
             print(file=sys.stderr)
         if out is not None:
             out.close()
+    if args.swap and args.n % len(specs):
+        print(f"nomv: note: with --swap, -n {args.n} is not a multiple of the {len(specs)} players: "
+              "the last deal is not played in every turn of the seats", file=sys.stderr)
     how = ("each deal played in every turn of the seats" if args.swap else "seats taking turns") + \
         f", seed {seed}, {jobs} job{'s' if jobs != 1 else ''}"
     if args.json:
@@ -413,10 +452,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Lua runtime: jit (LuaJIT 2.1, default) or 5.4; or set NOMV_LUA")
     common.add_argument("--time-limit", type=_limit, metavar="SECONDS", default=None,
                         help="CPU seconds a script may take for one call, 0 for none "
-                             "(default 1.5; or set NOMV_TIME_LIMIT)")
+                             "(default 1.5, for nomv check 2; or set NOMV_TIME_LIMIT)")
     common.add_argument("--memory-mb", type=_limit, metavar="MB", default=None,
                         help="memory a game's script may use, 0 for no limit "
-                             "(default 1024; or set NOMV_MEMORY_MB)")
+                             "(default 1024, for nomv check 256; or set NOMV_MEMORY_MB)")
     parser = _Parser(prog="nomv", description="Play and write abstract board games as Lua scripts.")
     parser.add_argument("--version", action="version", version=f"nomv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -435,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
     p._actions[-4].nargs = "?"
     p.add_argument("--players", metavar="KINDS", help="who plays each seat: human, random or mcts[:TIME], e.g. human,mcts:3s "
                         "(default: you first, then the computer at mcts:1s)")
-    p.add_argument("--open", metavar="FILE", help="continue a saved game")
+    p.add_argument("--open", metavar="FILE", help="continue a saved game (FILE#N: the N-th game of a file of records, as nomv match --out writes)")
     p.add_argument("--text", action="store_true", help="play in the terminal instead of a window")
     p.add_argument("--gui", action="store_true", help="open the window even when no display is detected")
     p.add_argument("--lang", metavar="CODE", help="language of the window, e.g. en or it (default: the system's)")
@@ -464,11 +503,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("match", parents=[common], help="play computer players against each other",
                        description="Play N games between computer players, seats taking turns, several "
-                                   "at once; print wins, draws, each player's score with a 95%% "
+                                   "at once; print wins, draws, each player's score with a 95% "
                                    "interval, and the average length. Players: random, mcts "
                                    "(1 s a move), mcts:2s, mcts:500ms, mcts:20000it, "
                                    "mcts:1s:c=0.7:depth=40.")
     _add_game_args(p, seed_default=None)
+    p._option_string_actions["--seed"].help = "the first deal's seed (default: a new one, printed with the results)"
     p.add_argument("--players", default="mcts,random", metavar="P1,P2,...",
                    help="the computer players, in seat order for the first game (default mcts,random)")
     p.add_argument("-n", type=int, default=20, help="number of games (default 20)")
@@ -486,7 +526,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Print figures: random playouts/s and moves generated/s of every bundled "
                                    "game and variant under LuaJIT and Lua 5.4, perft speed, the computer "
                                    "player's MCTS iterations/s, the window's frame time, and how they compare "
-                                   "with the aims of issue 6.")
+                                   "with the speed aims (docs/architecture.md).")
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
     p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",

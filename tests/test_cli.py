@@ -150,7 +150,7 @@ def test_bench_prints_figures(capsys):
     assert mcts["game"] == "trinim" and mcts["jit"] > 0 and mcts["5.4"] > 0 and mcts["mode"] == "closed"
     assert search["target"] == 20000 and search["met"] == (mcts["jit"] >= 20000)
     code, out, err = run(capsys, "bench", "--game", "tictactoe", "--seconds", "0.05", "--no-gui")
-    assert code == 0 and "LuaJIT moves/s" in out and "Aims (issue 6)" in out
+    assert code == 0 and "LuaJIT moves/s" in out and "Speed aims" in out
     assert "tictactoe: 2x Ludii's random playouts/s (LuaJIT)" in out
     code, out, err = run(capsys, "bench", "--seconds", "0")
     assert code == 2 and "--seconds must be more than 0" in err

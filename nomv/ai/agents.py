@@ -126,8 +126,16 @@ class MctsAgent(Agent):
         def search(engine: Any, state: Any) -> dict:
             return engine.search(self._tree_for(position, engine), state, position.players,
                                  history, self.iterations, self.seconds)
-        self.last = position.with_state(search)
-        return legal[self.last["index"] - 1]
+        last = position.with_state(search)
+        # Lua counts from 1: indices into position.legal_moves here, with each move's notation.
+        notations = position.notations()
+        last["index"] -= 1
+        for m in last["moves"]:
+            m["index"] -= 1
+            m["move"] = notations[m["index"]]
+            m.pop("exact", None)
+        self.last = last
+        return legal[last["index"]]
 
 
 # -- specs --------------------------------------------------------------------------------------
@@ -155,6 +163,9 @@ def _parse(spec: str) -> _Parsed:
             raise AgentSpecError(f"{kind!r} takes no settings, got {spec!r}")
     for part in parts:
         part = part.strip()
+        key = "seconds" if _TIME.match(part) else "iterations" if _ITERATIONS.match(part) else part.partition("=")[0]
+        if key in params:
+            raise AgentSpecError(f"{spec!r} sets {'the time' if key == 'seconds' else key} twice")
         if (m := _TIME.match(part)):
             seconds = float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
             if not 0 < seconds <= 3600:

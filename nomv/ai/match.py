@@ -197,17 +197,30 @@ def standings(specs: list[str], results: list[GameResult]) -> list[Standing]:
     return table
 
 
+def labels(specs: list[str]) -> list[str]:
+    """The players' names in a summary: a spec named twice is numbered (``random #1``).
+
+    >>> labels(["mcts:1s", "random", "random"])
+    ['mcts:1s', 'random #1', 'random #2']
+    """
+    out = []
+    for i, spec in enumerate(specs):
+        same = [j for j, other in enumerate(specs) if other == spec]
+        out.append(f"{spec} #{same.index(i) + 1}" if len(same) > 1 else spec)
+    return out
+
+
 def summary(specs: list[str], results: list[GameResult]) -> dict[str, Any]:
     lengths = [r.plies for r in results]
     return {
         "games": len(results),
         "players": [
-            {"player": s.spec, "games": s.games, "wins": s.wins, "draws": s.draws,
+            {"player": label, "spec": s.spec, "games": s.games, "wins": s.wins, "draws": s.draws,
              "losses": s.losses, "unfinished": s.unfinished, "score": round(s.score, 4),
              "interval": [round(x, 4) for x in s.interval],
              "seconds_per_move": round(s.seconds / s.moves, 4) if s.moves else None,
              "iterations_per_move": round(s.iterations / s.moves) if s.moves and s.iterations else None}
-            for s in standings(specs, results)],
+            for label, s in zip(labels(specs), standings(specs, results))],
         "average_length": round(sum(lengths) / len(lengths), 2) if lengths else 0,
         "shortest": min(lengths, default=0),
         "longest": max(lengths, default=0),
@@ -216,7 +229,7 @@ def summary(specs: list[str], results: list[GameResult]) -> dict[str, Any]:
 
 def format_summary(title: str, specs: list[str], results: list[GameResult], how: str) -> str:
     data = summary(specs, results)
-    width = max(8, *(len(s) for s in specs))
+    width = max(8, *(len(p["player"]) for p in data["players"]))
     lines = [f"{title}: {data['games']} games ({how})",
              f"{'player':<{width}}  {'wins':>5} {'draws':>5} {'losses':>6}  {'score':>5}  95% interval"]
     for p in data["players"]:
@@ -226,6 +239,10 @@ def format_summary(title: str, specs: list[str], results: list[GameResult], how:
                      f"{p['score']:>5.2f}  {lo:.2f}-{hi:.2f}")
     lines.append(f"average length {data['average_length']:.1f} plies "
                  f"(shortest {data['shortest']}, longest {data['longest']})")
+    seats = len(results[0].seats) if results else 0
+    if seats > len(specs):
+        lines.append(f"(the {len(specs)} players take turns to fill the {seats} seats: one with "
+                     "two seats in a game wins when either seat wins)")
     unfinished = sum(r.ranks is None for r in results)
     if unfinished:
         lines.append(f"{unfinished} game{'s' if unfinished != 1 else ''} stopped unfinished "
