@@ -284,7 +284,8 @@ class NewGameDialog(_Dialog):
             if y > box.bottom - 170:
                 break
             label = _("players") if spec.name == "players" else spec.name
-            app.text(surf, label, (x, y + 5), 15)
+            text, size = _fit(label, 114)
+            app.text(surf, text, (x, y + 5 + (15 - size) // 2), size)
             vx = x + 120
             value = self.value(spec)
             if spec.choices or spec.type == "bool":
@@ -302,7 +303,8 @@ class NewGameDialog(_Dialog):
             if help_text:
                 hx = vx + (250 if spec.type in ("string", "number") and not spec.choices else 170)
                 room = box.right - 20 - hx
-                shown = wrap(help_text, font(12), room)[0] if room > 40 else ""
+                lines = wrap(help_text, font(12), room - font(12).size(" …")[0]) if room > 40 else [""]
+                shown = lines[0] + (" …" if len(lines) > 1 else "")
                 app.text(surf, shown, (hx, y + 6), 12, False, MUTED)
             y += 32
         # seats
@@ -422,3 +424,14 @@ class RulesDialog(_Dialog):
 
     def act(self, action, right: bool) -> None:
         self.close()
+
+
+def _fit(text: str, width: int) -> tuple[str, int]:
+    """The text and font size (15 down to 11) that fit in width pixels; cut with an ellipsis
+    when even the smallest does not."""
+    for size in (15, 14, 13, 12, 11):
+        if font(size).size(text)[0] <= width:
+            return text, size
+    while len(text) > 1 and font(11).size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…", 11
