@@ -326,6 +326,10 @@ class WorkerEngine:
             name, message, line, hook, kind = value
             cls = LimitError if name == "LimitError" else ScriptError
             raise cls(message, self.path, line, hook, kind)
+        raise self._ended(process, request)
+
+    def _ended(self, process, request: str) -> ScriptError:
+        """The error for a worker that died under a request (killed from outside, or crashed)."""
         try:
             code = process.wait(1)
         except subprocess.TimeoutExpired:
@@ -335,7 +339,7 @@ class WorkerEngine:
             how = f"was killed by signal {-code}"
         else:
             how = f"ended unexpectedly (exit code {code})"
-        raise ScriptError(f"the script's worker process {how}", self.path, hook=HOOK_OF_REQUEST.get(request, request))
+        return ScriptError(f"the script's worker process {how}", self.path, hook=HOOK_OF_REQUEST.get(request, request))
 
     def request(self, method: str, *args: Any) -> Any:
         with self._lock:
@@ -350,8 +354,8 @@ class WorkerEngine:
             try:
                 self._send.send((method, wire, freed))
             except (OSError, ValueError):
-                self._kill()
-                raise ScriptError("the script's worker process is gone", self.path, hook=method) from None
+                # It died before the request reached it: say how, as when it dies under one.
+                raise self._ended(self._process, method) from None
             value = self._receive(method)
             return self._local(value)
 
