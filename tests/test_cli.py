@@ -149,6 +149,11 @@ def test_bench_prints_figures(capsys):
     (mcts,) = data["mcts"]
     assert mcts["game"] == "trinim" and mcts["jit"] > 0 and mcts["5.4"] > 0 and mcts["mode"] == "closed"
     assert search["target"] == 20000 and search["met"] == (mcts["jit"] >= 20000)
+    # Nonads opens with a lone move (the first tile): the search is measured at the first choice
+    code, out, err = run(capsys, "bench", "--game", "nonads", "--seconds", "0.05", "--no-gui", "--json")
+    assert code == 0, err
+    (mcts,) = json.loads(out)["mcts"]
+    assert mcts["mode"] == "open" and mcts["jit"] > 0
     code, out, err = run(capsys, "bench", "--game", "tictactoe", "--seconds", "0.05", "--no-gui")
     assert code == 0 and "LuaJIT moves/s" in out and "Speed aims" in out
     assert "tictactoe: 2x Ludii's random playouts/s (LuaJIT)" in out
