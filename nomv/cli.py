@@ -60,13 +60,17 @@ def _show_prints() -> None:
             print(f"{game.name} printed: {line}", file=sys.stderr)
 
 
+def _named_players(args) -> int:
+    """How many players --players names (0 without it)."""
+    return len([s for s in (getattr(args, "players", None) or "").split(",") if s.strip()])
+
+
 def _game_options(args, game: Game) -> dict[str, str]:
     """The -o options, with the number of players taken from --players when it names more (or
     fewer) than the game's default and the game allows that many."""
     options = _option_pairs(args.option)
-    named = getattr(args, "players", None)
-    if named and "players" not in options:
-        count = len([s for s in named.split(",") if s.strip()])
+    count = _named_players(args)
+    if count and "players" not in options:
         spec = game.players
         if spec.min <= count <= spec.max and count != spec.default:
             options["players"] = str(count)
@@ -245,7 +249,7 @@ def cmd_play(args) -> int:
         seats = parse_seats(args.players or ",".join(record.players or []) or None, pos.players)
     elif args.game:
         pos = _start(args, _load(args))
-        named = len([x for x in (args.players or "").split(",") if x.strip()])
+        named = _named_players(args)
         if named > pos.players:
             raise UsageError(f"{named} players given, but {pos.game.title} is played by "
                              f"{pos.players} here{_player_range(pos.game)}")

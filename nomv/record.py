@@ -105,11 +105,9 @@ class Record:
         except OSError as exc:
             raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
         lines = [line for line in text.splitlines() if line.strip()]
-        several = len(lines) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}")
-                                         for line in lines)
+        one_per_line = len(lines) > 1 and _one_object(lines[0])
         if number is not None:
             # One record a line: record N is line N, whatever the other lines hold.
-            one_per_line = len(lines) > 1 and lines[0].lstrip().startswith("{") and lines[0].rstrip().endswith("}")
             if not one_per_line and number == 1:
                 return cls.from_text(text, str(path))
             if not one_per_line or not 1 <= number <= len(lines):
@@ -117,7 +115,7 @@ class Record:
                 raise RecordError(f"{path}: holds {count} game record{'s' if count != 1 else ''}, "
                                   f"so there is no record #{number}")
             return cls.from_text(lines[number - 1], f"{path}#{number}")
-        if several:
+        if one_per_line and all(map(_one_object, lines)):
             raise RecordError(f"{path}: holds {len(lines)} game records, one per line (as nomv match "
                               f"writes them): open one as {path}#N, N from 1 to {len(lines)}")
         return cls.from_text(text, str(path))
@@ -236,6 +234,11 @@ class Record:
                 shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
                 raise RecordError(f"{where}: move {ply} ({shown}) cannot be played: {exc}{changed}") from None
         return position
+
+
+def _one_object(line: str) -> bool:
+    """Whether a line looks like a whole JSON object (a record of a file of one per line)."""
+    return line.lstrip().startswith("{") and line.rstrip().endswith("}")
 
 
 def _numbered(path: Path) -> tuple[Path, int | None]:

@@ -682,6 +682,38 @@ local function who_moves(state)
   return state.to_move
 end
 
+-- Hooks whose answers are checked the same way wherever nomv asks them: in a request, for the
+-- checker, in a search (nomv/lua/search.lua).
+
+-- The player to move, or nil (the game is over).
+local function checked_mover(state, np)
+  local p = who_moves(state)
+  if p ~= nil and (type(p) ~= "number" or p ~= floor(p) or p < 1 or p > np) then
+    contract(format("to_move must be a player number from 1 to %d, got %s", np, describe(p)))
+  end
+  return p
+end
+
+local function checked_view(state, player)
+  local v = G.view(state, player)
+  if type(v) ~= "table" then contract(format("view must return a state (a table), got %s", describe(v))) end
+  return v
+end
+
+local function checked_determinize(view, player, rng)
+  local d = G.determinize(view, player, rng)
+  if type(d) ~= "table" then contract(format("determinize must return a state (a table), got %s", describe(d))) end
+  return d
+end
+
+local function checked_evaluate(state, player)
+  local v = G.evaluate(state, player)
+  if type(v) ~= "number" or v ~= v or v < 0 or v > 1 then
+    contract(format("evaluate must return a number from 0 (lost) to 1 (won) for player %d, got %s", player, describe(v)))
+  end
+  return v
+end
+
 -- A function of its own, not a closure inside rank(): LuaJIT cannot compile the creation of a
 -- closure, and rank() runs at the end of every random playout.
 local function valid_player(p, what, np)
@@ -827,13 +859,7 @@ function H.result(state, np)
 end
 
 function H.to_move(state, np)
-  return guarded("to_move", function()
-    local p = who_moves(state)
-    if p ~= nil and (type(p) ~= "number" or p ~= floor(p) or p < 1 or p > np) then
-      contract(format("to_move must be a player number from 1 to %d, got %s", np, describe(p)))
-    end
-    return p
-  end)
+  return guarded("to_move", function() return checked_mover(state, np) end)
 end
 
 -- The default notation: the steps joined by "-".
@@ -967,8 +993,7 @@ end
 function H.view(state, player)
   if type(G.view) ~= "function" then return true, state end
   return guarded("view", function()
-    local v = G.view(state, player)
-    if type(v) ~= "table" then contract(format("view must return a state (a table), got %s", describe(v))) end
+    local v = checked_view(state, player)
     if v._rng == nil then v._rng = state._rng end
     return v
   end)
@@ -978,8 +1003,7 @@ end
 function H.determinize(view, player, seed)
   if type(G.determinize) ~= "function" then return true, nil end
   return guarded("determinize", function()
-    local d = G.determinize(view, player, Rng.new(seed))
-    if type(d) ~= "table" then contract(format("determinize must return a state (a table), got %s", describe(d))) end
+    local d = checked_determinize(view, player, Rng.new(seed))
     if d._rng == nil then d._rng = view._rng end
     return d
   end)
@@ -988,13 +1012,7 @@ end
 -- For the checker: the game's evaluate(state, player), or nil without one.
 function H.evaluate(state, player)
   if type(G.evaluate) ~= "function" then return true, nil end
-  return guarded("evaluate", function()
-    local v = G.evaluate(state, player)
-    if type(v) ~= "number" or v ~= v or v < 0 or v > 1 then
-      contract(format("evaluate must return a number from 0 (lost) to 1 (won) for player %d, got %s", player, describe(v)))
-    end
-    return v
-  end)
+  return guarded("evaluate", function() return checked_evaluate(state, player) end)
 end
 
 function H.dump(state)
@@ -1119,7 +1137,8 @@ function H.search_tree(config)
         game = function() return G end, clock = clock, arm = arm, contract = contract,
         describe = describe, do_play = do_play, play_with = play_with, list_moves = list_moves,
         cached_moves = cached_moves, random_move_of = random_move_of, outcome = outcome,
-        who_moves = who_moves, move_key = move_key, Rng = Rng,
+        who_moves = who_moves, move_key = move_key, Rng = Rng, mover = checked_mover,
+        view = checked_view, determinize = checked_determinize, evaluate = checked_evaluate,
         chance = function() return chance_plays end,
       })
     end

@@ -27,6 +27,7 @@ return function(K)
   local clock, arm, contract, describe = K.clock, K.arm, K.contract, K.describe
   local do_play, play_with, list_moves, cached_moves = K.do_play, K.play_with, K.list_moves, K.cached_moves
   local random_move_of, outcome, who_moves, move_key = K.random_move_of, K.outcome, K.who_moves, K.move_key
+  local checked_mover, view_of, determinize, evaluate = K.mover, K.view, K.determinize, K.evaluate
   local Rng = K.Rng
   local M1, M2 = Rng.M1, Rng.M2
 
@@ -81,14 +82,10 @@ return function(K)
   -- the value of a draw (of an unsolved puzzle, for one player).
   local function estimate(state, np)
     local r = {}
-    local evaluate = K.game().evaluate
+    local hinted = K.game().evaluate ~= nil
     for p = 1, np do
-      if evaluate then
-        local v = evaluate(state, p)
-        if type(v) ~= "number" or v ~= v or v < 0 or v > 1 then
-          contract(format("evaluate must return a number from 0 (lost) to 1 (won) for player %d, got %s", p, describe(v)))
-        end
-        r[p] = v
+      if hinted then
+        r[p] = evaluate(state, p)
       else
         r[p] = np == 1 and 0 or 0.5
       end
@@ -128,10 +125,8 @@ return function(K)
   end
 
   local function mover_of(state, np)
-    local p = who_moves(state)
-    if type(p) ~= "number" or p ~= floor(p) or p < 1 or p > np then
-      contract(format("to_move must be a player number from 1 to %d, got %s", np, describe(p)))
-    end
+    local p = checked_mover(state, np)
+    if p == nil then contract(format("to_move must be a player number from 1 to %d, got nil", np)) end
     return p
   end
 
@@ -279,10 +274,7 @@ return function(K)
     local G = K.game()
     local d
     if G.determinize then
-      d = G.determinize(info, T.mover, rng)
-      if type(d) ~= "table" then
-        contract(format("determinize must return a state (a table), got %s", describe(d)))
-      end
+      d = determinize(info, T.mover, rng)
       local p = who_moves(d)
       if p ~= T.mover then
         contract(format("determinize gave a state where player %s moves, not player %d: it must "
@@ -453,9 +445,7 @@ return function(K)
   local function known(state, mover)
     local G = K.game()
     if not G.view then return state end
-    local info = G.view(state, mover)
-    if type(info) ~= "table" then contract(format("view must return a state (a table), got %s", describe(info))) end
-    return info
+    return view_of(state, mover)
   end
 
   -- Searches from `state` (the real position: a search of hidden information only ever sees
