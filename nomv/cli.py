@@ -438,6 +438,61 @@ def cmd_new(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    try:
+        from .server.settings import Settings
+        from .server.serve import run
+        import fastapi, sqlalchemy, alembic, argon2, openskill, uvicorn  # noqa: F401,E401
+    except ImportError as exc:
+        raise NomvError(f"nomv serve needs the server's packages ({exc.name} is missing): "
+                        "pip install 'nomv[serve]'") from None
+    settings = Settings(host=args.host, port=args.port)
+    if args.db:
+        settings.db = args.db
+    if not (0 <= args.port <= 65535):
+        raise UsageError(f"--port must be from 0 to 65535, got {args.port}")
+    limits = {"time_limit": args.time_limit, "memory_mb": args.memory_mb}
+    if limits["time_limit"] is not None or os.environ.get("NOMV_TIME_LIMIT"):
+        settings.time_limit = float(limits["time_limit"] or os.environ["NOMV_TIME_LIMIT"])
+    if limits["memory_mb"] is not None or os.environ.get("NOMV_MEMORY_MB"):
+        settings.memory_limit = int(float(limits["memory_mb"] or os.environ["NOMV_MEMORY_MB"]) * 2**20)
+    if args.lua:
+        os.environ["NOMV_LUA"] = args.lua   # every game the server loads, in every worker
+    for name in ("public_url", "smtp", "mail_from", "searches", "computer_seconds",
+                 "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
+                 "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
+                 "session_days", "log_level"):
+        value = getattr(args, name)
+        if value is not None:
+            setattr(settings, name, value)
+    for name in ("searches", "cache_positions", "cache_scripts", "check_playouts"):
+        if getattr(settings, name) < 1:
+            raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days"):
+        if not getattr(settings, name) > 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
+    if args.max_script_kb is not None:
+        settings.max_script_bytes = int(args.max_script_kb * 1024)
+    if args.quick_check:
+        settings.check_extremes = False
+    if args.argon2:
+        try:
+            memory, passes = (int(x) for x in args.argon2.split(","))
+            assert memory >= 8 and passes >= 1
+        except (ValueError, AssertionError):
+            raise UsageError(f"--argon2 takes MEMORY_KIB,PASSES (e.g. 65536,3), got {args.argon2!r}") from None
+        settings.argon2_memory, settings.argon2_time = memory, passes
+    if settings.smtp:
+        from .server.mail import SmtpUrl
+        try:
+            SmtpUrl(settings.smtp)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    if not settings.db.startswith(("sqlite:", "postgresql:", "postgres:", "postgresql+")):
+        raise UsageError(f"--db takes sqlite:///PATH or postgresql://user@host:port/db, got {settings.db!r}")
+    return run(settings)
+
+
 # -- the parser -------------------------------------------------------------------------------
 
 def _limit(text: str) -> str:
@@ -573,6 +628,49 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-coverage", action="store_true", help="do not trace which lines run (faster)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("serve", parents=[common], help="run a server to play online (JSON API, WebSockets)",
+                       description="Run nomv's server: accounts, matches between people and computer "
+                                   "players, live or by correspondence, uploads of game scripts, "
+                                   "ratings; a JSON API documented at /docs. Needs pip install "
+                                   "'nomv[serve]'. See docs/server.md.")
+    p.add_argument("--db", metavar="URL", help="the database: sqlite:///PATH (default: server.sqlite3 in "
+                   "nomv's data folder) or postgresql://user:password@host:port/dbname")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--public-url", metavar="URL", help="the address people reach the server at, for "
+                   "links in e-mails (default http://HOST:PORT)")
+    p.add_argument("--smtp", metavar="URL", help="send \"your turn\" e-mails through this SMTP server: "
+                   "smtp://[user:password@]host[:port][?starttls=1] or smtps://...")
+    p.add_argument("--mail-from", metavar="ADDRESS", help="the sender of e-mails (default nomv@localhost)")
+    p.add_argument("--searches", type=int, metavar="N", help="computer players searching at once "
+                   "(default: half the CPUs, at least 1)")
+    p.add_argument("--computer-seconds", type=float, metavar="S", help="the longest a computer seat may "
+                   "think a move (default 3: 'hard')")
+    p.add_argument("--computer-iterations", type=int, metavar="N", help="the most MCTS iterations a "
+                   "computer seat may ask for (default 200000)")
+    p.add_argument("--cache-positions", type=int, metavar="N", help="matches kept in memory (default "
+                   "2000); others are replayed from the database when needed")
+    p.add_argument("--cache-scripts", type=int, metavar="N", help="game scripts kept loaded, each in a "
+                   "worker process (default 16)")
+    p.add_argument("--max-script-kb", type=float, metavar="KB", help="largest uploaded script (default 256)")
+    p.add_argument("--max-scripts", type=int, metavar="N", help="scripts a user may upload (default 20)")
+    p.add_argument("--uploads-per-hour", type=int, metavar="N", help="uploads a user may try an hour "
+                   "(default 30)")
+    p.add_argument("--check-playouts", type=int, metavar="N", help="random games nomv check plays on "
+                   "an upload (default 10)")
+    p.add_argument("--quick-check", action="store_true", help="check uploads with their default "
+                   "options and variants only, not each option's extremes")
+    p.add_argument("--min-time-per-move", type=float, metavar="S", help="the shortest time per move a "
+                   "match may ask for, in seconds (default 60)")
+    p.add_argument("--clock-interval", type=float, metavar="S", help="how often to look for players "
+                   "out of time, in seconds (default 5)")
+    p.add_argument("--session-days", type=float, metavar="DAYS", help="a session unused this long ends "
+                   "(default 30)")
+    p.add_argument("--argon2", metavar="KIB,PASSES", help="the cost of password hashing (default "
+                   "65536,3: 64 MiB and 3 passes)")
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="default info")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("new", parents=[common], help="write a starter game script",
                        description="Write a commented, working starter game (a small game on a square "

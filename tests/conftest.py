@@ -79,3 +79,12 @@ return {
   end,
 }
 """
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL cluster started for this test session (tests/serverlib.py)."""
+    from serverlib import postgres_or_skip
+    cluster = postgres_or_skip()
+    yield cluster
+    cluster.stop()

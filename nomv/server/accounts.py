@@ -1,0 +1,189 @@
+"""Accounts: names (unique ignoring case), argon2 password hashes, and sessions.
+
+A session is a random token: the browser keeps it in an HttpOnly cookie, bots send it as
+``Authorization: Bearer ...``.  Only its SHA-256 is stored, so sessions survive a restart but a
+copy of the database logs nobody in.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from .errors import Conflict, Invalid, Unauthorized
+from .store import Store, now, sessions, users
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
+#: Names a seat of a match can mean something else by, and a few that would confuse people.
+RESERVED = {"open", "human", "random", "easy", "medium", "hard", "mcts", "computer", "me",
+            "admin", "root", "anonymous", "spectator", "nobody", "nomv", "server"}
+MIN_PASSWORD, MAX_PASSWORD = 8, 1024
+EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,60}$")
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    email: str | None = None
+    notify: bool = True
+
+    def public(self) -> dict:
+        return {"name": self.name}
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not NAME.match(name):
+        raise Invalid("a name is 2 to 32 letters, digits, '_', '.' or '-', starting with a "
+                      f"letter or digit; got {str(name)[:40]!r}")
+    if name.lower() in RESERVED:
+        raise Invalid(f"{name!r} is reserved (a seat of a match can mean something else by it); "
+                      "choose another name")
+    return name
+
+
+def check_password(password: object) -> str:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise Invalid(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters long")
+    return password
+
+
+def check_email(email: object) -> str | None:
+    if email is None or email == "":
+        return None
+    if not isinstance(email, str) or not EMAIL.match(email):
+        raise Invalid(f"{str(email)[:60]!r} is not an e-mail address")
+    return email
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Accounts:
+    def __init__(self, store: Store, session_days: float = 30, memory_cost: int = 65536,
+                 time_cost: int = 3):
+        self.store = store
+        self.session_seconds = session_days * 86400
+        self.hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=1)
+
+    @staticmethod
+    def _user(row) -> User:
+        return User(row.id, row.name, row.email, row.notify)
+
+    def register(self, name: object, password: object, email: object = None) -> User:
+        name, password, email = check_name(name), check_password(password), check_email(email)
+        hashed = self.hasher.hash(password)
+        try:
+            with self.store.write() as db:
+                user_id = db.execute(users.insert().values(
+                    name=name, name_key=name.lower(), password_hash=hashed, email=email,
+                    notify=True, created_at=now())).inserted_primary_key[0]
+        except sa.exc.IntegrityError:
+            raise Conflict(f"the name {name!r} is taken (names are unique ignoring case)") from None
+        return User(user_id, name, email, True)
+
+    def by_name(self, name: str) -> User | None:
+        if not isinstance(name, str) or len(name) > 64:
+            return None
+        with self.store.read() as db:
+            row = db.execute(sa.select(users).where(users.c.name_key == name.lower())).first()
+        return self._user(row) if row else None
+
+    def by_id(self, user_id: int) -> User | None:
+        with self.store.read() as db:
+            row = db.execute(sa.select(users).where(users.c.id == user_id)).first()
+        return self._user(row) if row else None
+
+    def _verify(self, name: object, password: object) -> User:
+        wrong = Unauthorized("wrong name or password")
+        if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            raise wrong
+        with self.store.read() as db:
+            row = db.execute(sa.select(users).where(users.c.name_key == name.lower())).first()
+        if row is None:
+            # The same work as for a real account: timing does not tell which names exist.
+            try:
+                self.hasher.verify(self._dummy(), password)
+            except (VerificationError, InvalidHashError):
+                pass
+            raise wrong
+        try:
+            self.hasher.verify(row.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            raise wrong from None
+        if self.hasher.check_needs_rehash(row.password_hash):
+            with self.store.write() as db:
+                db.execute(users.update().where(users.c.id == row.id)
+                           .values(password_hash=self.hasher.hash(password)))
+        return self._user(row)
+
+    _dummy_hash: str | None = None
+
+    def _dummy(self) -> str:
+        if self._dummy_hash is None:
+            self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+        return self._dummy_hash
+
+    def login(self, name: object, password: object) -> tuple[User, str]:
+        """The user and a new session token."""
+        user = self._verify(name, password)
+        token = secrets.token_urlsafe(32)
+        t = now()
+        with self.store.write() as db:
+            db.execute(sessions.insert().values(token_hash=token_hash(token), user_id=user.id,
+                                                created_at=t, used_at=t))
+        return user, token
+
+    def logout(self, token: str) -> None:
+        with self.store.write() as db:
+            db.execute(sessions.delete().where(sessions.c.token_hash == token_hash(token)))
+
+    def session_user(self, token: str | None) -> User | None:
+        """The user of a session token, or None (unknown or expired)."""
+        if not token or len(token) > 200:
+            return None
+        key = token_hash(token)
+        t = now()
+        with self.store.read() as db:
+            row = db.execute(sa.select(users, sessions.c.used_at).join(sessions, sessions.c.user_id == users.c.id)
+                             .where(sessions.c.token_hash == key)).first()
+        if row is None:
+            return None
+        if t - row.used_at > self.session_seconds:
+            self.logout(token)
+            return None
+        if t - row.used_at > 3600:   # a session in use stays alive; one write an hour is enough
+            with self.store.write() as db:
+                db.execute(sessions.update().where(sessions.c.token_hash == key).values(used_at=t))
+        return self._user(row)
+
+    def change_password(self, user: User, old: object, new: object, keep_token: str | None) -> None:
+        """Changes the password after checking the old one; every other session ends."""
+        self._verify(user.name, old)
+        new = check_password(new)
+        hashed = self.hasher.hash(new)
+        with self.store.write() as db:
+            db.execute(users.update().where(users.c.id == user.id).values(password_hash=hashed))
+            query = sessions.delete().where(sessions.c.user_id == user.id)
+            if keep_token:
+                query = query.where(sessions.c.token_hash != token_hash(keep_token))
+            db.execute(query)
+
+    def update(self, user: User, email: object = ..., notify: object = ...) -> User:
+        values = {}
+        if email is not ...:
+            values["email"] = check_email(email)
+        if notify is not ...:
+            if not isinstance(notify, bool):
+                raise Invalid("notify is true or false")
+            values["notify"] = notify
+        if values:
+            with self.store.write() as db:
+                db.execute(users.update().where(users.c.id == user.id).values(**values))
+        return self.by_id(user.id)  # type: ignore[return-value]

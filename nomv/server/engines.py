@@ -1,0 +1,456 @@
+"""The only module of the server that loads game scripts and holds positions.
+
+Everything else asks it in plain data (a match's key, its moves as lists of steps) and gets
+plain data back, so that moving to the engine pool (a few worker processes hosting the
+runtimes of many scripts) changes this module alone.
+
+Today each loaded script is one :class:`nomv.Game` (one worker process, killed when a call
+runs over the time limit), used from one thread of its own, so that its positions are never
+touched by two threads at once.  Positions are kept in an LRU of ``cache_positions`` matches
+(over all scripts); a match not in memory, or one whose version in the database moved on
+(another process, a takeback), is brought up to date by replaying its moves.  Scripts are kept
+in an LRU of ``cache_scripts``.
+
+Computer players search on :class:`Searcher`\\ s: Games of their own (their own worker
+processes, their own threads), so that a search never holds up a person's move.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
+from ..game import Game, Move, Position
+from .errors import Illegal, Invalid, ScriptFailed
+
+#: A spectator's view: the script's ``view(state, 0)``, what no player in particular may know.
+SPECTATOR = 0
+#: The whole state (only once a match has ended).
+WHOLE = None
+
+
+@dataclass(frozen=True)
+class Script:
+    sha256: str
+    source: str
+    path: str          # how messages name the script, e.g. trinim.lua or alice/mygame.lua
+
+
+@dataclass(frozen=True)
+class MatchKey:
+    """What identifies a match's position: its script, chosen options, seed, and the version
+    of its moves in the database."""
+    id: int
+    sha256: str
+    options: dict
+    seed: int
+    version: int
+
+
+#: Loads the match's moves (each a list of step ids, in order) from the database.
+MovesLoader = Callable[[], list[list[str]]]
+
+
+@dataclass
+class Snapshot:
+    ply: int
+    to_move: int | None
+    outcome: dict | None
+    #: The legal moves of the player to move: {"steps", "notation", "any_order", "label"}.
+    legal: list[dict]
+    #: For each viewer asked for (a seat, SPECTATOR or WHOLE): {"view", "scene"} or {"error"}.
+    views: dict[Any, dict]
+
+
+@dataclass
+class Played:
+    steps: list[str]
+    notation: str
+    seat: int
+    snapshot: Snapshot
+
+
+def _without_rng(data: Any) -> Any:
+    # The runtime's generator in a state is the future of chance: never shown.
+    if isinstance(data, dict):
+        rest = {k: v for k, v in data.items() if k != "_rng"}
+        if rest and list(rest) == [str(i) for i in range(1, len(rest) + 1)]:
+            return list(rest.values())
+        return rest
+    return data
+
+
+def script_failed(exc: ScriptError, doing: str) -> ScriptFailed:
+    return ScriptFailed(f"the game's script failed {doing}: {exc}", hook=exc.hook,
+                        line=exc.line, kind=exc.kind)
+
+
+def describe(game: Game) -> dict:
+    """A loaded game as the catalogue shows it."""
+    p = game.players
+    return {
+        "name": game.name,
+        "title": game.title,
+        "info": {k: v for k, v in game.info.items() if isinstance(v, (str, int, float))},
+        "players": {"min": p.min, "max": p.max, "default": p.default,
+                    "names": [p.name(i) for i in range(1, p.max + 1)],
+                    "colours": list(p.colours)},
+        "options": [{"name": s.name, "type": s.type, "default": s.default, "min": s.min,
+                     "max": s.max, "choices": list(s.choices), "help": s.help,
+                     "allowed": s.allowed()} for s in game.options.ordered()],
+        "variants": {name: dict(values) for name, values in sorted(game.options.variants.items())},
+        "hidden_information": "view" in game.hooks,
+    }
+
+
+@dataclass
+class _Entry:
+    version: int
+    position: Position
+    views: dict = field(default_factory=dict)    # (ply, viewer) -> {"view", "scene"}
+    agents: dict = field(default_factory=dict)   # seat -> (spec, agent), for searchers
+
+
+class _Loaded:
+    """One loaded script and the positions of its matches, used from one thread."""
+
+    def __init__(self, script: Script, limits: dict):
+        self.script = script
+        self.limits = limits
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}")
+        self.game: Game | None = None
+        self.entries: dict[int, _Entry] = {}
+
+    def load(self) -> Game:
+        if self.game is None:
+            try:
+                self.game = Game(self.script.source, self.script.path, **self.limits)
+            except ScriptError as exc:
+                raise script_failed(exc, "to load") from None
+        return self.game
+
+    def close(self) -> None:
+        self.entries.clear()
+        if self.game is not None:
+            self.game.close()
+            self.game = None
+
+
+class _Positions:
+    """Positions of matches in loaded scripts: sync to the database's version, snapshots."""
+
+    def __init__(self, limits: dict):
+        self.limits = limits
+
+    # -- (called on the script's thread) ------------------------------------------------------
+
+    def entry(self, loaded: _Loaded, key: MatchKey, load_moves: MovesLoader) -> _Entry:
+        game = loaded.load()
+        entry = loaded.entries.get(key.id)
+        if entry is not None and entry.version == key.version:
+            return entry
+        moves = load_moves()
+        position = entry.position if entry is not None else None
+        if position is not None and position.ply <= len(moves) and all(
+                list(m.steps) == list(s) for m, s in zip(position.history, moves)):
+            start = position.ply          # the same game, moves added since: play them
+        else:
+            try:
+                position = game.start(options=key.options, seed=key.seed)
+            except OptionError as exc:
+                raise Invalid(f"the match's options no longer suit its script: {exc}") from None
+            except ScriptError as exc:
+                raise script_failed(exc, "to set up the match") from None
+            start = 0
+        for ply in range(start, len(moves)):
+            try:
+                position.play(list(moves[ply]))
+            except IllegalMoveError as exc:
+                raise ScriptFailed(f"move {ply + 1} of the match cannot be replayed: {exc}") from None
+            except ScriptError as exc:
+                raise script_failed(exc, f"replaying move {ply + 1}") from None
+        entry = _Entry(key.version, position)
+        loaded.entries[key.id] = entry
+        return entry
+
+    def snapshot(self, loaded: _Loaded, entry: _Entry, viewers: list) -> Snapshot:
+        pos = entry.position
+        game = pos.game
+        try:
+            raw = pos.outcome()
+            outcome = None if raw is None else {
+                "winner": raw.winner, "ranks": list(raw.ranks),
+                "scores": None if raw.scores is None else list(raw.scores),
+                "reason": raw.reason, "text": raw.describe(game.players)}
+            to_move = pos.to_move
+            legal = []
+            if raw is None:
+                legal = [{"steps": list(m.steps), "notation": text, "any_order": m.any_order,
+                          "label": m.label} for m, text in zip(pos.legal_moves, pos.notations())]
+        except ScriptError as exc:
+            raise script_failed(exc, f"at move {pos.ply}") from None
+        views = {}
+        hidden = "view" in game.hooks
+        for viewer in viewers:
+            cached = entry.views.get((pos.ply, viewer))
+            if cached is None:
+                cached = self._view(pos, viewer, hidden)
+                entry.views[(pos.ply, viewer)] = cached
+            views[viewer] = cached
+        return Snapshot(pos.ply, to_move, outcome, legal, views)
+
+    @staticmethod
+    def _view(pos: Position, viewer, hidden: bool) -> dict:
+        try:
+            if viewer is WHOLE or not hidden:
+                # Without a view hook every player knows the whole state (but never its rng).
+                return {"view": pos.state(), "scene": pos.scene()}
+            if viewer == SPECTATOR:
+                return pos.with_state(lambda engine, state: {
+                    "view": _without_rng(engine.dump(engine.view(state, SPECTATOR))),
+                    "scene": engine.scene(engine.view(state, SPECTATOR))})
+            return {"view": pos.view(viewer), "scene": pos.scene(viewer)}
+        except ScriptError as exc:
+            # Nothing of the state goes out when its view cannot be made.
+            return {"view": None, "scene": None, "error": f"the game's script failed: {exc}"}
+
+
+class Engines:
+    """Positions of matches for people's moves and views (see the module's docstring)."""
+
+    def __init__(self, scripts: Callable[[str], Script], cache_positions: int = 2000,
+                 cache_scripts: int = 16, time_limit: float | None = None,
+                 memory_limit: int | None = None):
+        self.scripts = scripts
+        self.limits = {"time_limit": time_limit, "memory_limit": memory_limit}
+        self.cache_positions = max(1, cache_positions)
+        self.cache_scripts = max(1, cache_scripts)
+        self._loaded: OrderedDict[str, _Loaded] = OrderedDict()
+        self._lru: OrderedDict[int, str] = OrderedDict()     # match id -> sha256
+        self._lock = threading.Lock()
+        self._positions = _Positions(self.limits)
+
+    # -- threads and caches -----------------------------------------------------------------
+
+    def _get(self, sha256: str) -> _Loaded:
+        with self._lock:
+            loaded = self._loaded.get(sha256)
+            if loaded is not None:
+                self._loaded.move_to_end(sha256)
+                return loaded
+        script = self.scripts(sha256)
+        with self._lock:
+            loaded = self._loaded.get(sha256)
+            if loaded is None:
+                loaded = self._loaded[sha256] = _Loaded(script, self.limits)
+                while len(self._loaded) > self.cache_scripts:
+                    _, old = self._loaded.popitem(last=False)
+                    for mid in list(old.entries):
+                        self._lru.pop(mid, None)
+                    old.thread.submit(old.close)
+                    old.thread.shutdown(wait=False)
+            return loaded
+
+    def _run(self, sha256: str, work: Callable[[_Loaded], Any], match_id: int | None = None) -> Any:
+        for _attempt in range(3):
+            loaded = self._get(sha256)
+            try:
+                future = loaded.thread.submit(work, loaded)
+            except RuntimeError:      # evicted meanwhile: its thread takes no more work
+                continue
+            result = future.result()
+            if match_id is not None:
+                self._touch(match_id, sha256)
+            return result
+        raise ScriptFailed("the server is too busy loading scripts; try again")
+
+    def _touch(self, match_id: int, sha256: str) -> None:
+        with self._lock:
+            self._lru[match_id] = sha256
+            self._lru.move_to_end(match_id)
+            while len(self._lru) > self.cache_positions:
+                old_id, old_sha = self._lru.popitem(last=False)
+                loaded = self._loaded.get(old_sha)
+                if loaded is not None:
+                    try:
+                        loaded.thread.submit(loaded.entries.pop, old_id, None)
+                    except RuntimeError:
+                        pass
+
+    def cached(self) -> int:
+        """How many matches' positions are in memory."""
+        with self._lock:
+            return len(self._lru)
+
+    def forget(self, key: MatchKey) -> None:
+        """Drops a match's position (after a write that did not land: it is rebuilt)."""
+        with self._lock:
+            self._lru.pop(key.id, None)
+            loaded = self._loaded.get(key.sha256)
+        if loaded is not None:
+            try:
+                loaded.thread.submit(loaded.entries.pop, key.id, None).result()
+            except RuntimeError:
+                pass
+
+    def close(self) -> None:
+        with self._lock:
+            loaded, self._loaded = list(self._loaded.values()), OrderedDict()
+            self._lru.clear()
+        for one in loaded:
+            try:
+                one.thread.submit(one.close).result(timeout=5)
+            except Exception:
+                pass
+            one.thread.shutdown(wait=False)
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def describe(self, script: Script) -> dict:
+        """The catalogue's description of a script (loads it in a worker of its own)."""
+        try:
+            with Game(script.source, script.path, **self.limits) as game:
+                return describe(game)
+        except ScriptError as exc:
+            raise script_failed(exc, "to load") from None
+
+    def start(self, sha256: str, options: dict | None, variant: str | None, seed: int) -> dict:
+        """Checks the options of a new match and that its first position can be made.
+        Returns {"options": as chosen, "players": n, "to_move": p}."""
+        def work(loaded: _Loaded) -> dict:
+            game = loaded.load()
+            try:
+                pos = game.start(options=options or {}, variant=variant, seed=seed)
+                to_move = pos.to_move
+                if pos.outcome() is not None:
+                    raise Invalid("this game is over before its first move")
+            except (OptionError, ValueError, TypeError) as exc:
+                raise Invalid(str(exc)) from None
+            except ScriptError as exc:
+                raise script_failed(exc, "to set up the match") from None
+            return {"options": pos.chosen, "players": pos.players, "to_move": to_move}
+        return self._run(sha256, work)
+
+    def snapshot(self, key: MatchKey, load_moves: MovesLoader, viewers: list) -> Snapshot:
+        def work(loaded: _Loaded) -> Snapshot:
+            entry = self._positions.entry(loaded, key, load_moves)
+            return self._positions.snapshot(loaded, entry, viewers)
+        return self._run(key.sha256, work, key.id)
+
+    def play(self, key: MatchKey, load_moves: MovesLoader, move: list[str] | str,
+             viewers: list = ()) -> Played:
+        """Plays a move in the match's cached position, which then stands at version + 1
+        (:meth:`forget` it if the database does not take the move).  ``move`` is a list of
+        step ids or a text in the game's notation."""
+        def work(loaded: _Loaded) -> Played:
+            entry = self._positions.entry(loaded, key, load_moves)
+            pos = entry.position
+            seat = pos.to_move
+            try:
+                chosen = pos.play(move)
+            except GameOverError as exc:
+                raise Illegal(str(exc)) from None
+            except IllegalMoveError as exc:
+                raise Illegal(str(exc)) from None
+            except ScriptError as exc:
+                loaded.entries.pop(key.id, None)
+                raise script_failed(exc, "to play the move") from None
+            entry.version = key.version + 1
+            notation = pos.history_notation[-1]
+            try:
+                snapshot = self._positions.snapshot(loaded, entry, list(viewers))
+            except ScriptFailed:
+                pos.undo()
+                entry.version = key.version
+                raise
+            return Played(list(chosen.steps), notation, seat, snapshot)
+        return self._run(key.sha256, work, key.id)
+
+    def replay(self, sha256: str, options: dict, seed: int, notations: list[str]) -> dict:
+        """Replays a record's moves: {"options", "players", "moves": [(steps, notation, seat)]},
+        or Invalid naming the move that cannot be played."""
+        def work(loaded: _Loaded) -> dict:
+            game = loaded.load()
+            try:
+                pos = game.start(options=options, seed=seed)
+            except (OptionError, ValueError, TypeError) as exc:
+                raise Invalid(f"the record's options: {exc}") from None
+            except ScriptError as exc:
+                raise script_failed(exc, "to set up the match") from None
+            played = []
+            for number, text in enumerate(notations, start=1):
+                try:
+                    seat = pos.to_move
+                    move = pos.play(text)
+                except IllegalMoveError as exc:
+                    raise Invalid(f"move {number} ({text[:60]!r}) of the record cannot be played: {exc}") from None
+                except ScriptError as exc:
+                    raise script_failed(exc, f"replaying move {number} of the record") from None
+                played.append((list(move.steps), pos.history_notation[-1], seat))
+            return {"options": pos.chosen, "players": pos.players, "moves": played}
+        return self._run(sha256, work)
+
+    def searcher(self) -> "Searcher":
+        return Searcher(self.scripts, self.limits)
+
+
+class Searcher:
+    """The Games of one computer-player thread: its own worker processes, so a search never
+    waits for, nor holds up, people's moves.  Use from one thread."""
+
+    def __init__(self, scripts: Callable[[str], Script], limits: dict, cache_scripts: int = 4,
+                 cache_positions: int = 64):
+        self.scripts = scripts
+        self.limits = limits
+        self.cache_scripts = cache_scripts
+        self.cache_positions = cache_positions
+        self._loaded: OrderedDict[str, _Loaded] = OrderedDict()
+        self._lru: OrderedDict[int, str] = OrderedDict()
+        self._positions = _Positions(limits)
+
+    def _get(self, sha256: str) -> _Loaded:
+        loaded = self._loaded.get(sha256)
+        if loaded is None:
+            loaded = self._loaded[sha256] = _Loaded(self.scripts(sha256), self.limits)
+            loaded.thread.shutdown(wait=False)  # a searcher's scripts are used on its own thread
+            while len(self._loaded) > self.cache_scripts:
+                _, old = self._loaded.popitem(last=False)
+                old.close()
+        self._loaded.move_to_end(sha256)
+        return loaded
+
+    def choose(self, key: MatchKey, load_moves: MovesLoader, seat: int, spec: str,
+               seed: int) -> list[str]:
+        """The move the computer player ``spec`` chooses for ``seat`` (a list of steps)."""
+        from ..ai import make_agent
+        loaded = self._get(key.sha256)
+        entry = self._positions.entry(loaded, key, load_moves)
+        self._lru[key.id] = key.sha256
+        self._lru.move_to_end(key.id)
+        while len(self._lru) > self.cache_positions:
+            old_id, old_sha = self._lru.popitem(last=False)
+            if old_sha in self._loaded:
+                self._loaded[old_sha].entries.pop(old_id, None)
+        pos = entry.position
+        if pos.to_move != seat:
+            raise Illegal(f"it is not seat {seat}'s turn")
+        kept = entry.agents.get(seat)
+        if kept is None or kept[0] != spec:
+            kept = entry.agents[seat] = (spec, make_agent(spec, seed))
+        try:
+            move: Move = kept[1].choose(pos)
+        except ScriptError as exc:
+            loaded.entries.pop(key.id, None)
+            raise script_failed(exc, "during the computer player's search") from None
+        except NomvError as exc:
+            raise Invalid(str(exc)) from None
+        return list(move.steps)
+
+    def close(self) -> None:
+        for loaded in self._loaded.values():
+            loaded.close()
+        self._loaded.clear()
+        self._lru.clear()

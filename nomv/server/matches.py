@@ -1,0 +1,817 @@
+"""The match service: who may act, ply checks, draws, takebacks, clocks, and what each
+participant is shown.
+
+Every change is one database transaction that checks the match's version (compare and set), and
+a move is also a row whose (match, ply) is unique among the moves not taken back: of two
+simultaneous moves exactly one lands, whichever process took them.  Within this process a lock
+per match keeps requests for one match in order, so that the loser of a race is told at once
+(409, with the position it did not see).
+
+Everything sent to a participant is built from that participant's view (the game's ``view``
+hook, and the scene of that view); spectators get the view of no player (``view(state, 0)``);
+the whole state only once the match has ended.  The seed is never shown before the end: it
+would tell the future of chance and hidden information.
+"""
+from __future__ import annotations
+
+import datetime
+import logging
+import re
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import sqlalchemy as sa
+
+from ..ai.agents import LEVELS, AgentSpecError, MctsAgent, make_agent
+from ..errors import RecordError
+from ..record import Record
+from . import ratings
+from .accounts import Accounts, User
+from .catalogue import Catalogue, Entry
+from .engines import SPECTATOR, WHOLE, Engines, MatchKey, Snapshot
+from .errors import (ApiError, Conflict, Forbidden, Illegal, Invalid, NotFound, ScriptFailed,
+                     Stale)
+from .live import LiveHub
+from .settings import Settings
+from .store import Store, matches, moves, now, seats, users
+
+log = logging.getLogger("nomv.server")
+
+RUNNING = "active"
+ENDED = ("ended", "aborted")
+LEVEL_SPECS = {name: spec for spec, name in LEVELS}
+MAX_TIME_PER_MOVE = 365 * 86400
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d)?\s*$", re.I)
+
+
+def parse_duration(value: Any) -> float | None:
+    """Seconds from a number of seconds or a text such as ``36h``, ``3d``, ``90m``."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise Invalid("time_per_move is a number of seconds, or a text like 12h or 3d")
+    if isinstance(value, (int, float)):
+        return float(value)
+    m = _DURATION.match(str(value)) if isinstance(value, str) else None
+    if not m:
+        raise Invalid(f"time_per_move is a number of seconds, or a text like 12h or 3d; got {str(value)[:40]!r}")
+    unit = (m.group(2) or "s").lower()
+    return float(m.group(1)) * {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}[unit]
+
+
+def iso(t: float | None) -> str | None:
+    if t is None:
+        return None
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str                   # user, open, computer
+    user_id: int | None = None
+    user: str | None = None
+    spec: str | None = None
+    accepted: bool = False
+    email: str | None = None
+    notify: bool = False
+
+
+@dataclass
+class Loaded:
+    """A match as the database holds it, with its seats and its moves not taken back."""
+    row: Any
+    seats: list[Seat]
+    moves: list[Any]
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    def key(self) -> MatchKey:
+        r = self.row
+        return MatchKey(r.id, r.script_sha256, dict(r.options), int(r.seed), r.version)
+
+    def loader(self) -> Callable[[], list[list[str]]]:
+        steps = [list(m.steps) for m in self.moves]
+        return lambda: steps
+
+    def seats_of(self, user: User | None) -> list[int]:
+        if user is None:
+            return []
+        return [s.seat for s in self.seats if s.kind == "user" and s.user_id == user.id]
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number - 1]
+
+
+class Matches:
+    def __init__(self, store: Store, engines: Engines, catalogue: Catalogue, accounts: Accounts,
+                 live: LiveHub, settings: Settings, mailer=None):
+        self.store = store
+        self.engines = engines
+        self.catalogue = catalogue
+        self.accounts = accounts
+        self.live = live
+        self.settings = settings
+        self.mailer = mailer
+        #: Set by the app: wakes the computer players for a match.
+        self.on_computer_turn: Callable[[int], None] = lambda match_id: None
+        #: Messages of computer players that failed, by match (shown with the match).
+        self.computer_errors: dict[int, str] = {}
+        self._locks = [threading.RLock() for _ in range(64)]
+
+    def lock(self, match_id: int) -> threading.RLock:
+        return self._locks[match_id % len(self._locks)]
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def load(self, match_id: int, db=None) -> Loaded:
+        if db is None:
+            with self.store.read() as db:
+                return self.load(match_id, db)
+        if not isinstance(match_id, int) or not 0 < match_id < 2**62:
+            raise NotFound(f"no match {match_id}")
+        row = db.execute(sa.select(matches).where(matches.c.id == match_id)).first()
+        if row is None:
+            raise NotFound(f"no match {match_id}")
+        seat_rows = db.execute(
+            sa.select(seats, users.c.name, users.c.email, users.c.notify)
+            .outerjoin(users, users.c.id == seats.c.user_id)
+            .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
+        move_rows = db.execute(
+            sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, moves.c.played_at)
+            .where(moves.c.match_id == match_id, moves.c.taken_back_at.is_(None))
+            .order_by(moves.c.ply)).all()
+        return Loaded(row, [Seat(r.seat, r.kind, r.user_id, r.name, r.spec, r.accepted, r.email,
+                                 bool(r.notify)) for r in seat_rows], move_rows)
+
+    def entry(self, m: Loaded) -> Entry:
+        entry = self.catalogue.by_sha(m.row.script_sha256)
+        if entry is None:
+            raise NotFound(f"the script of match {m.id} is missing")
+        return entry
+
+    def viewer(self, m: Loaded, user: User | None) -> int | None:
+        """Whose view a user gets: the whole state once the match has ended; a player's own
+        (the seat to move, when they hold several); a spectator's otherwise."""
+        if m.row.status in ENDED:
+            return WHOLE
+        mine = m.seats_of(user)
+        if not mine:
+            return SPECTATOR
+        return m.row.to_move if m.row.to_move in mine else mine[0]
+
+    def show(self, match_id: int, user: User | None) -> dict:
+        """The match as ``user`` may see it (None: an anonymous spectator)."""
+        m = self.load(match_id)
+        if m.row.status == RUNNING and m.row.deadline is not None and m.row.deadline < now():
+            self.check_clock(match_id)
+            m = self.load(match_id)
+        return self.describe(m, user)
+
+    def describe(self, m: Loaded, user: User | None, snapshot: Snapshot | None = None) -> dict:
+        r = m.row
+        entry = self.entry(m)
+        info = entry.info or {}
+        names = (info.get("players") or {}).get("names") or []
+        viewer = self.viewer(m, user)
+        mine = m.seats_of(user)
+        error = None
+        if snapshot is None or viewer not in snapshot.views:
+            try:
+                snapshot = self.engines.snapshot(m.key(), m.loader(), [viewer])
+            except ScriptFailed as exc:
+                error, snapshot = exc.message, None
+        shown = snapshot.views.get(viewer, {}) if snapshot is not None else {}
+        error = error or shown.get("error") or self.computer_errors.get(r.id)
+        my_turn = r.status == RUNNING and r.to_move in mine and snapshot is not None
+        legal = snapshot.legal if my_turn else []
+        t = now()
+        out = {
+            "id": r.id, "game": r.game, "title": info.get("title", r.game), "sha256": r.script_sha256,
+            "options": r.options, "variant": r.variant, "players": r.players, "status": r.status,
+            "ply": r.ply, "version": r.version, "to_move": r.to_move if r.status == RUNNING else None,
+            "seats": [{"seat": s.seat, "role": names[s.seat - 1] if s.seat <= len(names) else f"Player {s.seat}",
+                       "kind": s.kind, "user": s.user, "spec": s.spec, "accepted": s.accepted,
+                       "you": s.seat in mine} for s in m.seats],
+            "you": mine,
+            "viewer": "whole" if viewer is WHOLE else "spectator" if viewer == SPECTATOR else viewer,
+            "outcome": r.outcome,
+            "view": shown.get("view"), "scene": shown.get("scene"),
+            "moves": [mv.notation for mv in m.moves],
+            "last_move": None if not m.moves else {"ply": m.moves[-1].ply, "seat": m.moves[-1].seat,
+                                                   "steps": m.moves[-1].steps, "notation": m.moves[-1].notation},
+            "legal": [mv["steps"] for mv in legal],
+            "legal_moves": legal,
+            "draw_offer": r.draw_offer, "takeback": r.takeback,
+            "rated": r.rated, "time_per_move": r.time_per_move,
+            "deadline": iso(r.deadline) if r.status == RUNNING else None,
+            "seconds_left": max(0.0, round(r.deadline - t, 1)) if r.deadline and r.status == RUNNING else None,
+            "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
+            "script_error": error,
+        }
+        if r.status in ENDED:
+            out["seed"] = r.seed
+        return out
+
+    # -- creating ------------------------------------------------------------------------------
+
+    def parse_seat(self, raw: Any) -> Seat:
+        if not isinstance(raw, str) or not raw.strip() or len(raw) > 200:
+            raise Invalid("each seat is a user's name, \"open\", or a computer player "
+                          "(easy, medium, hard, random, mcts:1s, ...)")
+        text = raw.strip()
+        low = text.lower()
+        if low == "open":
+            return Seat(0, "open")
+        if low in LEVEL_SPECS or low.startswith(("mcts", "random")) and (":" in low or low in ("mcts", "random")):
+            spec = LEVEL_SPECS.get(low, text)
+            try:
+                agent = make_agent(spec)
+            except (AgentSpecError, ValueError) as exc:
+                raise Invalid(f"seat {text!r}: {exc}") from None
+            if isinstance(agent, MctsAgent):
+                s = self.settings
+                if agent.seconds is not None and agent.seconds > s.computer_seconds:
+                    raise Invalid(f"seat {text!r}: this server lets a computer think at most "
+                                  f"{s.computer_seconds:g} s a move")
+                if agent.iterations is not None and agent.iterations > s.computer_iterations:
+                    raise Invalid(f"seat {text!r}: this server allows at most "
+                                  f"{s.computer_iterations} iterations a move")
+            return Seat(0, "computer", spec=text if low not in LEVEL_SPECS else low, accepted=True)
+        if low == "human":
+            raise Invalid("name the person: a seat is a user's name, \"open\" or a computer player")
+        user = self.accounts.by_name(text)
+        if user is None:
+            raise Invalid(f"seat {text!r}: no user has this name (a seat is a user's name, "
+                          "\"open\", or a computer player such as medium or mcts:1s)")
+        return Seat(0, "user", user.id, user.name, email=user.email, notify=user.notify)
+
+    def _seats(self, raw: Any, players: int, creator: User) -> list[Seat]:
+        if not isinstance(raw, list) or not raw:
+            raise Invalid(f"seats lists who plays each seat: {players} here")
+        if len(raw) != players:
+            raise Invalid(f"this match has {players} players: seats must list {players}, not {len(raw)} "
+                          "(set the number of players with the option players)")
+        out = []
+        for number, item in enumerate(raw, start=1):
+            seat = self.parse_seat(item)
+            seat.seat = number
+            if seat.kind == "user" and seat.user_id == creator.id:
+                seat.accepted = True
+            out.append(seat)
+        return out
+
+    def create(self, user: User, game: Any, options: Any = None, variant: Any = None,
+               seat_list: Any = None, time_per_move: Any = None, rated: Any = None) -> dict:
+        entry = self._game(game)
+        if options is not None and not isinstance(options, dict):
+            raise Invalid("options is an object of option values, e.g. {\"size\": 7}")
+        if variant is not None and not isinstance(variant, str):
+            raise Invalid("variant is a variant's name")
+        seed = secrets.randbits(62)
+        started = self.engines.start(entry.sha256, options or {}, variant, seed)
+        match_seats = self._seats(seat_list, started["players"], user)
+        return self._insert(user, entry, started["options"], variant, started["players"], seed,
+                            match_seats, started["to_move"], time_per_move, rated, [])
+
+    def _game(self, game: Any) -> Entry:
+        try:
+            entry = self.catalogue.find(game)
+        except NotFound as exc:
+            raise Invalid(exc.message) from None
+        self.catalogue.store_script(entry)
+        return entry
+
+    def _insert(self, user: User, entry: Entry, options: dict, variant: str | None, players: int,
+                seed: int, match_seats: list[Seat], to_move: int | None, time_per_move: Any,
+                rated: Any, played: list[tuple]) -> dict:
+        tpm = parse_duration(time_per_move)
+        if tpm is not None and not self.settings.min_time_per_move <= tpm <= MAX_TIME_PER_MOVE:
+            raise Invalid(f"time_per_move must be from {self.settings.min_time_per_move:g} seconds "
+                          f"to {MAX_TIME_PER_MOVE // 86400} days")
+        if rated is not None and not isinstance(rated, bool):
+            raise Invalid("rated is true or false")
+        computers = any(s.kind == "computer" for s in match_seats)
+        if rated and computers:
+            raise Invalid("a match with computer players is not rated: leave out rated, or set it to false")
+        if rated and played:
+            raise Invalid("a match continued from a record is not rated (its seed is known)")
+        rated = bool(rated if rated is not None else not computers and not played)
+        opens = any(s.kind == "open" for s in match_seats)
+        active = all(s.accepted for s in match_seats)
+        t = now()
+        invite = secrets.token_urlsafe(18) if opens else None
+        status = RUNNING if active else "waiting"
+        with self.store.write() as db:
+            match_id = db.execute(matches.insert().values(
+                script_sha256=entry.sha256, game=entry.name, options=options, variant=variant,
+                players=players, seed=seed, status=status, ply=len(played), version=len(played),
+                to_move=to_move, outcome=None, rated=rated, time_per_move=tpm,
+                deadline=self._deadline(match_seats, to_move, tpm) if active else None,
+                invite=invite, draw_offer=None, takeback=None, created_by=user.id,
+                created_at=t, updated_at=t)).inserted_primary_key[0]
+            db.execute(seats.insert(), [{"match_id": match_id, "seat": s.seat, "kind": s.kind,
+                                         "user_id": s.user_id, "spec": s.spec, "accepted": s.accepted}
+                                        for s in match_seats])
+            if played:
+                db.execute(moves.insert(), [{"match_id": match_id, "ply": ply, "seat": seat,
+                                             "steps": steps, "notation": notation, "played_at": t,
+                                             "taken_back_at": None}
+                                            for ply, (steps, notation, seat) in enumerate(played)])
+        if active:
+            self._after(match_id, "start", acting=user)
+        return {"id": match_id, "status": status, "invite": invite}
+
+    def _deadline(self, match_seats: list[Seat], to_move: int | None, tpm: float | None) -> float | None:
+        if tpm is None or to_move is None or match_seats[to_move - 1].kind != "user":
+            return None
+        return now() + tpm
+
+    def continue_record(self, user: User, record: Any, seat_list: Any, game: Any = None,
+                        time_per_move: Any = None) -> dict:
+        """A desktop record, continued online.  Its script is found by SHA-256 among the
+        server's scripts, else by the game's name in the catalogue (never by a path)."""
+        if isinstance(record, dict):
+            import json
+            text = json.dumps(record)
+        elif isinstance(record, str):
+            text = record
+        else:
+            raise Invalid("record is a nomv game record (the JSON the desktop saves)")
+        if len(text) > 16 * 2**20:
+            raise Invalid("the record is too large")
+        try:
+            rec = Record.from_text(text, "record")
+        except RecordError as exc:
+            raise Invalid(str(exc)) from None
+        entry = None
+        if game is not None:
+            entry = self._game(game)
+        elif rec.script_sha256:
+            entry = self.catalogue.by_sha(rec.script_sha256.lower()) if re.fullmatch(
+                r"[0-9a-fA-F]{64}", rec.script_sha256) else None
+        if entry is None:
+            by_path = rec.script.endswith(".lua") or "/" in rec.script or "\\" in rec.script
+            entry = self._game(rec.game if by_path else rec.script)
+        self.catalogue.store_script(entry)
+        name = (entry.info or {}).get("name")
+        if name is not None and name != rec.game:
+            raise Invalid(f"this record is a game of {rec.game!r}, not of {entry.name!r} ({name!r})")
+        replay = self.engines.replay(entry.sha256, rec.options, rec.seed, rec.moves)
+        key = MatchKey(-secrets.randbits(40) - 1, entry.sha256, replay["options"], rec.seed, -1)
+        match_seats = self._seats(seat_list, replay["players"], user)
+        played = replay["moves"]
+        snapshot = self.engines.snapshot(key, lambda: [p[0] for p in played], [])
+        self.engines.forget(key)
+        if snapshot.outcome is not None:
+            raise Invalid(f"the record's game is over ({snapshot.outcome['text']}): nothing to continue")
+        return self._insert(user, entry, replay["options"], None, replay["players"], rec.seed,
+                            match_seats, snapshot.to_move, time_per_move, False, played)
+
+    # -- seats: invitations, challenges -------------------------------------------------------
+
+    def invite_info(self, token: str) -> dict:
+        with self.store.read() as db:
+            row = db.execute(sa.select(matches.c.id).where(matches.c.invite == token)).first()
+        if row is None:
+            raise NotFound("no match has this invitation (it may be mistyped)")
+        m = self.load(row.id)
+        return {"id": m.id, "game": m.row.game, "status": m.row.status,
+                "open_seats": [s.seat for s in m.seats if s.kind == "open"],
+                "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in m.seats]}
+
+    def join(self, user: User, token: str, seat: Any = None) -> dict:
+        info = self.invite_info(token)
+        match_id = info["id"]
+        with self.lock(match_id):
+            m = self.load(match_id)
+            if m.row.status not in ("waiting", RUNNING):
+                raise Conflict(f"this match is {m.row.status}")
+            if m.seats_of(user):
+                raise Conflict("you already play in this match")
+            free = [s.seat for s in m.seats if s.kind == "open"]
+            if not free:
+                raise Conflict("every seat of this match is taken")
+            if seat is not None and seat not in free:
+                raise Invalid(f"seat {seat} is not open; open seats: {free}")
+            number = seat if seat is not None else free[0]
+            self._update(m, {}, seat_change=(number, {"kind": "user", "user_id": user.id, "accepted": True}))
+            self._maybe_start(match_id, user)
+        return {"id": match_id, "seat": number}
+
+    def accept(self, user: User, match_id: int) -> dict:
+        with self.lock(match_id):
+            m = self.load(match_id)
+            pending = [s.seat for s in m.seats if s.kind == "user" and s.user_id == user.id and not s.accepted]
+            if not pending:
+                raise Conflict("you have no challenge to accept in this match")
+            if m.row.status != "waiting":
+                raise Conflict(f"this match is {m.row.status}")
+            for number in pending:
+                self._update(m, {}, seat_change=(number, {"accepted": True}))
+                m = self.load(match_id)
+            self._maybe_start(match_id, user)
+        return {"id": match_id}
+
+    def _maybe_start(self, match_id: int, user: User) -> None:
+        m = self.load(match_id)
+        if m.row.status != "waiting" or not all(s.accepted and s.kind != "open" for s in m.seats):
+            return
+        values = {"status": RUNNING,
+                  "deadline": self._deadline(m.seats, m.row.to_move, m.row.time_per_move)}
+        user_ids = [s.user_id for s in m.seats if s.kind == "user"]
+        if len(set(user_ids)) != len(user_ids):
+            values["rated"] = False       # someone playing against themselves
+        self._update(m, values)
+        self._after(match_id, "start", acting=user)
+
+    def decline(self, user: User, match_id: int) -> dict:
+        with self.lock(match_id):
+            m = self.load(match_id)
+            if m.row.status != "waiting" or not any(
+                    s.kind == "user" and s.user_id == user.id and not s.accepted for s in m.seats):
+                raise Conflict("you have no challenge to decline in this match")
+            self._update(m, {"status": "declined", "to_move": None, "deadline": None})
+        self._after(match_id, "declined", acting=user)
+        return {"id": match_id, "status": "declined"}
+
+    def cancel(self, user: User, match_id: int) -> dict:
+        with self.lock(match_id):
+            m = self.load(match_id)
+            if m.row.created_by != user.id:
+                raise Forbidden("only who created a match may cancel it")
+            if m.row.status != "waiting":
+                raise Conflict(f"only a match that has not started can be cancelled; this one is {m.row.status}")
+            self._update(m, {"status": "cancelled", "to_move": None, "deadline": None})
+        self._after(match_id, "cancelled", acting=user)
+        return {"id": match_id, "status": "cancelled"}
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def _running(self, m: Loaded, user: User | None) -> list[int]:
+        mine = m.seats_of(user)
+        if not mine:
+            raise Forbidden("you do not play in this match")
+        if m.row.status != RUNNING:
+            raise Conflict(f"the match is {m.row.status}, not running")
+        return mine
+
+    def play(self, user: User, match_id: int, ply: Any, move: Any) -> dict:
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise Invalid("ply is the number of moves played in the position you saw (pbmserv's move#)")
+        if isinstance(move, list):
+            if not move or len(move) > 1000 or not all(isinstance(s, str) and 0 < len(s) <= 1000 for s in move):
+                raise Invalid("move is a list of step ids (strings), or a text in the game's notation")
+        elif not isinstance(move, str) or not move.strip() or len(move) > 10_000:
+            raise Invalid("move is a list of step ids (strings), or a text in the game's notation")
+        with self.lock(match_id):
+            m = self.load(match_id)
+            if m.row.status == RUNNING and m.row.deadline is not None and m.row.deadline < now():
+                self.check_clock(match_id)
+                m = self.load(match_id)
+            mine = self._running(m, user)
+            if ply != m.row.ply:
+                raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
+                            ply=m.row.ply, match=self.describe(m, user))
+            if m.row.to_move not in mine:
+                raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
+            return self._move(m, m.row.to_move, move, user)
+
+    def computer_move(self, match_id: int, version: int, seat: int, steps: list[str]) -> None:
+        with self.lock(match_id):
+            m = self.load(match_id)
+            if m.row.version != version or m.row.status != RUNNING or m.row.to_move != seat:
+                return      # the match moved on while the computer thought
+            try:
+                self._move(m, seat, steps, None)
+            except (Stale, Illegal) as exc:
+                log.warning("match %s: the computer's move was refused: %s", match_id, exc.message)
+
+    def _move(self, m: Loaded, seat: int, move: Any, user: User | None) -> dict:
+        key = m.key()
+        played = self.engines.play(key, m.loader(), move)
+        if played.seat != seat:      # the script and the database disagree: rebuild and refuse
+            self.engines.forget(key)
+            raise Stale("the match changed meanwhile; look again", ply=m.row.ply)
+        snap = played.snapshot
+        outcome = None if snap.outcome is None else {**snap.outcome, "how": "game"}
+        t = now()
+        values = {"ply": m.row.ply + 1, "to_move": snap.to_move if outcome is None else None,
+                  "draw_offer": None, "takeback": None}
+        if outcome is not None:
+            values.update(status="ended", outcome=outcome, deadline=None)
+        else:
+            values["deadline"] = self._deadline(m.seats, snap.to_move, m.row.time_per_move)
+        try:
+            with self.store.write() as db:
+                db.execute(moves.insert().values(match_id=m.id, ply=m.row.ply, seat=seat,
+                                                 steps=played.steps, notation=played.notation,
+                                                 played_at=t, taken_back_at=None))
+                self._set(db, m, values, t)
+                if outcome is not None:
+                    self._rate(db, m, outcome["ranks"])
+        except (sa.exc.IntegrityError, _Lost):
+            self.engines.forget(key)
+            fresh = self.load(m.id)
+            raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
+                        ply=fresh.row.ply, match=self.describe(fresh, user)) from None
+        self.computer_errors.pop(m.id, None)
+        self._after(m.id, "move", acting=user)
+        return {"ply": m.row.ply + 1, "move": played.notation, "steps": played.steps,
+                "status": values.get("status", RUNNING), "outcome": outcome}
+
+    def _set(self, db, m: Loaded, values: dict, t: float | None = None) -> None:
+        """Writes the match row if its version is still the one read (else _Lost)."""
+        result = db.execute(matches.update()
+                            .where(matches.c.id == m.id, matches.c.version == m.row.version)
+                            .values(version=m.row.version + 1, updated_at=t or now(), **values))
+        if result.rowcount != 1:
+            raise _Lost()
+
+    def _update(self, m: Loaded, values: dict, seat_change: tuple | None = None) -> None:
+        try:
+            with self.store.write() as db:
+                self._set(db, m, values)
+                if seat_change is not None:
+                    number, change = seat_change
+                    db.execute(seats.update().where(seats.c.match_id == m.id, seats.c.seat == number)
+                               .values(**change))
+        except _Lost:
+            raise Conflict("the match changed meanwhile; look again") from None
+
+    def _rate(self, db, m: Loaded, ranks: list[int]) -> None:
+        if not m.row.rated:
+            return
+        user_ids = [s.user_id for s in m.seats]
+        if None in user_ids or len(set(user_ids)) != len(user_ids):
+            return
+        ratings.update(db, m.row.game, user_ids, ranks)
+
+    def _end(self, m: Loaded, ranks: list[int], how: str, text: str) -> None:
+        first = [i + 1 for i, r in enumerate(ranks) if r == 1]
+        outcome = {"winner": first[0] if len(first) == 1 else None, "ranks": ranks, "scores": None,
+                   "reason": text, "text": text, "how": how}
+        try:
+            with self.store.write() as db:
+                self._set(db, m, {"status": "ended", "outcome": outcome, "to_move": None,
+                                  "deadline": None, "draw_offer": None, "takeback": None})
+                self._rate(db, m, ranks)
+        except _Lost:
+            raise Conflict("the match changed meanwhile; look again") from None
+        self._after(m.id, how)
+
+    def _names(self, m: Loaded) -> list[str]:
+        names = ((self.entry(m).info or {}).get("players") or {}).get("names") or []
+        out = []
+        for s in m.seats:
+            role = names[s.seat - 1] if s.seat <= len(names) else f"Player {s.seat}"
+            who = s.user or s.spec or "open"
+            out.append(f"{role} ({who})")
+        return out
+
+    def _losers_text(self, m: Loaded, loser: int, what: str) -> tuple[list[int], str]:
+        names = self._names(m)
+        ranks = [2 if s.seat == loser else 1 for s in m.seats]
+        others = [names[i] for i, r in enumerate(ranks) if r == 1]
+        verb = "wins" if len(others) == 1 else "share the win"
+        return ranks, f"{names[loser - 1]} {what}: {' and '.join(others)} {verb}"
+
+    def resign(self, user: User, match_id: int) -> dict:
+        with self.lock(match_id):
+            m = self.load(match_id)
+            mine = self._running(m, user)
+            seat = m.row.to_move if m.row.to_move in mine else mine[0]
+            ranks, text = self._losers_text(m, seat, "resigned")
+            self._end(m, ranks, "resign", text)
+        return self.show(match_id, user)
+
+    def check_clock(self, match_id: int) -> bool:
+        """Ends the match if the player to move has run out of time."""
+        with self.lock(match_id):
+            m = self.load(match_id)
+            r = m.row
+            if r.status != RUNNING or r.deadline is None or r.deadline >= now() or r.to_move is None:
+                return False
+            ranks, text = self._losers_text(m, r.to_move, "ran out of time")
+            try:
+                self._end(m, ranks, "timeout", text)
+            except Conflict:
+                return False
+            return True
+
+    def check_clocks(self) -> int:
+        with self.store.read() as db:
+            ids = [row.id for row in db.execute(sa.select(matches.c.id).where(
+                matches.c.status == RUNNING, matches.c.deadline.is_not(None),
+                matches.c.deadline < now()))]
+        return sum(self.check_clock(i) for i in ids)
+
+    # -- draws and takebacks -----------------------------------------------------------------
+
+    def draw(self, user: User, match_id: int, action: Any) -> dict:
+        if action not in ("offer", "accept", "decline"):
+            raise Invalid("action is offer, accept or decline")
+        with self.lock(match_id):
+            m = self.load(match_id)
+            mine = self._running(m, user)
+            offer = list(m.row.draw_offer or [])
+            if action == "decline":
+                if not offer:
+                    raise Conflict("there is no draw offer to decline")
+                self._update(m, {"draw_offer": None})
+                self._after(match_id, "draw declined", acting=user)
+                return self.show(match_id, user)
+            if action == "accept" and not offer:
+                raise Conflict("there is no draw offer to accept")
+            if any(s.kind == "computer" for s in m.seats):
+                # Computer players play on: the offer is declined at once.
+                self._after(match_id, "draw declined", acting=user)
+                out = self.show(match_id, user)
+                out["message"] = "the computer players decline the draw"
+                return out
+            offer = sorted(set(offer) | set(mine))
+            everyone = {s.seat for s in m.seats}
+            if set(offer) >= everyone:
+                names = self._names(m)
+                self._end(m, [1] * len(m.seats), "draw", "draw agreed between " + ", ".join(names))
+            else:
+                self._update(m, {"draw_offer": offer})
+                self._after(match_id, "draw offered", acting=user)
+        return self.show(match_id, user)
+
+    def takeback(self, user: User, match_id: int, action: Any) -> dict:
+        if action not in ("ask", "accept", "decline"):
+            raise Invalid("action is ask, accept or decline")
+        with self.lock(match_id):
+            m = self.load(match_id)
+            mine = self._running(m, user)
+            request = m.row.takeback
+            if action == "decline":
+                if not request:
+                    raise Conflict("there is no takeback to decline")
+                self._update(m, {"takeback": None})
+                self._after(match_id, "takeback declined", acting=user)
+                return self.show(match_id, user)
+            if action == "accept":
+                if not request:
+                    raise Conflict("there is no takeback to accept")
+                agreed = sorted(set(request["agreed"]) | set(mine))
+                request = {**request, "agreed": agreed}
+            else:
+                own = [mv.ply for mv in m.moves if mv.seat in mine]
+                if not own:
+                    raise Conflict("you have no move to take back")
+                by = m.moves[own[-1]].seat
+                agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
+                request = {"by": by, "ply": own[-1], "agreed": agreed}
+            people = {s.seat for s in m.seats}
+            if set(request["agreed"]) >= people:
+                self._take_back(m, request)
+            else:
+                self._update(m, {"takeback": request})
+                self._after(match_id, "takeback asked", acting=user)
+        return self.show(match_id, user)
+
+    def _take_back(self, m: Loaded, request: dict) -> None:
+        back_to = request["ply"]
+        seat = request["by"]
+        t = now()
+        try:
+            with self.store.write() as db:
+                db.execute(moves.update().where(moves.c.match_id == m.id, moves.c.ply >= back_to,
+                                                moves.c.taken_back_at.is_(None))
+                           .values(taken_back_at=t))
+                self._set(db, m, {"ply": back_to, "to_move": seat, "takeback": None, "draw_offer": None,
+                                  "deadline": self._deadline(m.seats, seat, m.row.time_per_move)}, t)
+        except _Lost:
+            raise Conflict("the match changed meanwhile; look again") from None
+        self._after(m.id, "takeback")
+
+    # -- after a change: pushes, computer players, mail ---------------------------------------
+
+    def _after(self, match_id: int, kind: str, acting: User | None = None) -> None:
+        m = self.load(match_id)
+        self.live.publish(match_id, {"kind": kind, "version": m.row.version})
+        if m.row.status != RUNNING or m.row.to_move is None:
+            return
+        seat = m.seat(m.row.to_move)
+        if seat.kind == "computer":
+            self.on_computer_turn(match_id)
+        elif (seat.kind == "user" and self.mailer is not None and seat.email and seat.notify
+              and (acting is None or acting.id != seat.user_id)
+              and not self.live.watching(match_id, seat.user_id)):
+            self._mail(m, seat)
+
+    def _mail(self, m: Loaded, seat: Seat) -> None:
+        entry = self.entry(m)
+        title = (entry.info or {}).get("title", m.row.game)
+        others = [s.user or s.spec or "open" for s in m.seats if s.seat != seat.seat]
+        base = (self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}").rstrip("/")
+        lines = [f"Hello {seat.user},", "",
+                 f"it is your turn in match {m.id}, {title} against {', '.join(others)}.",
+                 f"Move {m.row.ply + 1}; the last move was "
+                 f"{m.moves[-1].notation if m.moves else '(none: you open the game)'}.", "",
+                 f"The match: {base}/api/matches/{m.id}"]
+        if m.row.deadline is not None:
+            lines.append(f"Your time for this move ends at {iso(m.row.deadline)} (UTC).")
+        lines += ["", "-- nomv (turn these e-mails off with PATCH /api/me {\"notify\": false})"]
+        self.mailer.send(seat.email, f"Your turn: {title}, match {m.id}", "\n".join(lines))
+
+    # -- lists and records ---------------------------------------------------------------------
+
+    def mine(self, user: User, limit: int = 200) -> list[dict]:
+        """The user's matches: those waiting for their move first (soonest deadline first),
+        then challenges to answer, then the others, most recently changed first."""
+        with self.store.read() as db:
+            ids = [row.match_id for row in db.execute(
+                sa.select(seats.c.match_id).where(seats.c.user_id == user.id).distinct())]
+            if not ids:
+                return []
+            rows = db.execute(sa.select(matches).where(matches.c.id.in_(ids))
+                              .order_by(matches.c.updated_at.desc()).limit(limit)).all()
+            seat_rows = db.execute(sa.select(seats, users.c.name).outerjoin(users, users.c.id == seats.c.user_id)
+                                   .where(seats.c.match_id.in_([r.id for r in rows]))
+                                   .order_by(seats.c.match_id, seats.c.seat)).all()
+        by_match: dict[int, list] = {}
+        for s in seat_rows:
+            by_match.setdefault(s.match_id, []).append(s)
+        out = []
+        for r in rows:
+            ss = by_match.get(r.id, [])
+            mine = [s.seat for s in ss if s.user_id == user.id]
+            your_turn = r.status == RUNNING and r.to_move in mine
+            to_answer = r.status == "waiting" and any(s.user_id == user.id and not s.accepted for s in ss)
+            out.append({"id": r.id, "game": r.game, "status": r.status, "ply": r.ply,
+                        "to_move": r.to_move if r.status == RUNNING else None, "you": mine,
+                        "your_turn": your_turn, "to_answer": to_answer,
+                        "seats": [{"seat": s.seat, "kind": s.kind, "user": s.name, "spec": s.spec,
+                                   "accepted": s.accepted} for s in ss],
+                        "outcome": r.outcome, "deadline": iso(r.deadline) if r.status == RUNNING else None,
+                        "updated_at": iso(r.updated_at), "_deadline": r.deadline or float("inf"),
+                        "_updated": r.updated_at})
+        out.sort(key=lambda x: (0 if x["your_turn"] else 1 if x["to_answer"] else
+                                2 if x["status"] in (RUNNING, "waiting") else 3,
+                                x["_deadline"] if x["your_turn"] else 0, -x["_updated"]))
+        for x in out:
+            del x["_deadline"], x["_updated"]
+        return out
+
+    def listing(self, status: str | None, game: str | None, limit: int = 100) -> list[dict]:
+        query = sa.select(matches.c.id, matches.c.game, matches.c.status, matches.c.ply,
+                          matches.c.updated_at, matches.c.invite.is_not(None).label("invitation"))
+        if status:
+            query = query.where(matches.c.status == status)
+        if game:
+            query = query.where(matches.c.game == game)
+        with self.store.read() as db:
+            rows = db.execute(query.order_by(matches.c.updated_at.desc()).limit(limit)).all()
+        return [{"id": r.id, "game": r.game, "status": r.status, "ply": r.ply,
+                 "updated_at": iso(r.updated_at)} for r in rows]
+
+    def record(self, match_id: int, user: User | None) -> str:
+        m = self.load(match_id)
+        if m.row.status not in ENDED:
+            raise Conflict("the record of a match is given once it has ended: it holds the seed, "
+                           "which would tell the future of chance and hidden information")
+        entry = self.entry(m)
+        info = entry.info or {}
+        name = info.get("name", m.row.game)
+        players = ["human" if s.kind != "computer" else LEVEL_SPECS.get(s.spec or "", s.spec or "mcts")
+                   for s in m.seats]
+        outcome = m.row.outcome or {}
+        rec = Record(name, entry.name if entry.origin != "upload" else name, dict(m.row.options),
+                     int(m.row.seed), [mv.notation for mv in m.moves], m.row.script_sha256,
+                     players, outcome.get("text"))
+        return rec.to_text()
+
+    # -- computer players ------------------------------------------------------------------------
+
+    def computer_job(self, match_id: int) -> tuple | None:
+        """(key, moves loader, seat, spec, seed) when a computer seat is to move, else None."""
+        m = self.load(match_id)
+        if m.row.status != RUNNING or m.row.to_move is None:
+            return None
+        seat = m.seat(m.row.to_move)
+        if seat.kind != "computer":
+            return None
+        spec = LEVEL_SPECS.get(seat.spec or "", seat.spec or "mcts")
+        seed = (int(m.row.seed) * 7919 + seat.seat) % 2**31
+        return m.key(), m.loader(), seat.seat, spec, seed
+
+    def computer_turns(self) -> list[int]:
+        with self.store.read() as db:
+            return [row.id for row in db.execute(
+                sa.select(matches.c.id).join(seats, sa.and_(seats.c.match_id == matches.c.id,
+                                                            seats.c.seat == matches.c.to_move))
+                .where(matches.c.status == RUNNING, seats.c.kind == "computer"))]
+
+
+class _Lost(Exception):
+    """The match row changed between reading and writing: another request won."""
+
+
+__all__ = ["Matches", "ApiError", "parse_duration"]

@@ -1,0 +1,41 @@
+"""Running the server: ``nomv serve`` builds the settings from its options and calls :func:`run`."""
+from __future__ import annotations
+
+import logging
+import re
+import sys
+
+from .settings import Settings
+
+
+def shown_url(url: str) -> str:
+    """A database URL without its password, for messages."""
+    return re.sub(r"//([^:/@]+):[^@/]*@", r"//\1:***@", url)
+
+
+def run(settings: Settings) -> int:
+    import uvicorn
+
+    from .app import create_app
+    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        app = create_app(settings)
+    except Exception as exc:   # a database that cannot be reached or migrated
+        from sqlalchemy.exc import SQLAlchemyError
+        if isinstance(exc, SQLAlchemyError):
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            print(f"nomv: error: cannot use the database {shown_url(settings.db)}: {reason}",
+                  file=sys.stderr)
+            return 1
+        raise
+    print(f"nomv serve: http://{settings.host}:{settings.port}/ (API documentation at /docs; "
+          f"database {shown_url(settings.db)})", file=sys.stderr, flush=True)
+    from uvicorn.config import WS_PROTOCOLS
+    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+    config = uvicorn.Config(app, host=settings.host, port=settings.port,
+                            log_level=settings.log_level, ws=ws, lifespan="on",
+                            proxy_headers=True, server_header=False)
+    server = uvicorn.Server(config)
+    server.run()
+    return 0 if server.started else 1

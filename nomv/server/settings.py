@@ -1,0 +1,64 @@
+"""What the operator of a server can set.  ``nomv serve --help`` lists the same, with defaults."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import catalog
+
+
+def data_dir() -> Path:
+    """nomv's data folder (``~/.local/share/nomv`` on Linux): the window's autosave, the user's
+    games folder, and the server's default database live there."""
+    return catalog.user_dir().parent
+
+
+def default_db_url() -> str:
+    return f"sqlite:///{data_dir() / 'server.sqlite3'}"
+
+
+@dataclass
+class Settings:
+    db: str = field(default_factory=default_db_url)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    #: The address people reach the server at, for links in e-mails and invitations
+    #: (default: the address of the request, or http://HOST:PORT).
+    public_url: str | None = None
+    #: Limits of every call into a game script (as on the desktop): CPU seconds, bytes.
+    time_limit: float = 1.5
+    memory_limit: int = 256 << 20
+    #: Computer seats: searches at once, and the strongest player a seat may ask for.
+    searches: int = max(1, (os.cpu_count() or 2) // 2)
+    computer_seconds: float = 3.0
+    computer_iterations: int = 200_000
+    #: Positions kept in memory (least recently used first out); the rest are replayed from
+    #: the database when needed.  Scripts kept loaded (each a worker process).
+    cache_positions: int = 2000
+    cache_scripts: int = 16
+    #: Uploaded scripts: size, how many a user may keep, upload attempts per user an hour, and
+    #: the random games `nomv check` plays on each.
+    max_script_bytes: int = 256 * 1024
+    max_scripts: int = 20
+    uploads_per_hour: int = 30
+    check_playouts: int = 10
+    check_extremes: bool = True
+    #: Time per move: the shortest a match may ask for (seconds), and how often the server looks
+    #: for players out of time.
+    min_time_per_move: float = 60.0
+    clock_interval: float = 5.0
+    #: A session not used for this many days ends.
+    session_days: float = 30.0
+    #: "Your turn" e-mail through this SMTP server (smtp://user:password@host:port, smtps://
+    #: for TLS from the start, ?starttls=1 to upgrade); None: no e-mail.
+    smtp: str | None = None
+    mail_from: str = "nomv@localhost"
+    #: argon2 cost (memory in KiB, passes); tests may lower them.
+    argon2_memory: int = 65536
+    argon2_time: int = 3
+    log_level: str = "info"
+
+    @property
+    def backend(self) -> str:
+        return "postgresql" if self.db.startswith("postgresql") else "sqlite"

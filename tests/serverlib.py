@@ -1,0 +1,275 @@
+"""Real parts for the server's tests: a `nomv serve` process on a loopback port, a PostgreSQL
+that the tests start themselves (initdb and pg_ctl in a temporary folder), and API clients.
+
+PostgreSQL: found on PATH or in /usr/lib/postgresql/*/bin (Debian's package).  As root it runs
+as the `postgres` user (it refuses root).  Without it the PostgreSQL tests are skipped, unless
+NOMV_REQUIRE_POSTGRES=1 (set by .ci/run), which makes them fail.
+"""
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Cheap password hashing: the tests make dozens of accounts.
+FAST = ["--argon2", "64,1"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+_names = itertools.count(1)
+
+
+def name(prefix: str = "u") -> str:
+    """A new user name for this test session."""
+    return f"{prefix}{os.getpid() % 1000}x{next(_names)}"
+
+
+# -- nomv serve ------------------------------------------------------------------------------------
+
+class Server:
+    """`nomv serve` in a subprocess.  ``restart()`` keeps the database and the port."""
+
+    def __init__(self, db: str, home: Path, *args: str, env: dict | None = None):
+        self.db, self.home, self.args = db, home, list(args)
+        self.port = free_port()
+        self.env = {**os.environ, "XDG_DATA_HOME": str(home), "SDL_VIDEODRIVER": "dummy",
+                    "PYTHONUNBUFFERED": "1", **(env or {})}
+        for var in ("NOMV_PATH", "NOMV_LUA", "NOMV_TIME_LIMIT", "NOMV_MEMORY_MB"):
+            if var not in (env or {}):
+                self.env.pop(var, None)
+        self.process: subprocess.Popen | None = None
+        self.log = home / f"server-{self.port}.log"
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        log = open(self.log, "a", encoding="utf-8")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "nomv", "serve", "--db", self.db, "--port", str(self.port),
+             "--log-level", "warning", *FAST, *self.args],
+            env=self.env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        log.close()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"nomv serve ended with {self.process.returncode}:\n{self.output()}")
+            try:
+                if httpx.get(self.url + "/api/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"nomv serve did not answer:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def restart(self, kill: bool = True, before_start=None) -> None:
+        self.stop(kill=kill)
+        if before_start is not None:
+            before_start()
+        self.start()
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None and \
+            httpx.get(self.url + "/api/health", timeout=10).status_code == 200
+
+
+class Api:
+    """An API client: one person (or a spectator, without a name)."""
+
+    def __init__(self, server: Server, who: str | None = None, password: str = "password-1",
+                 register: bool = True, email: str | None = None, cookie: bool = False):
+        self.server = server
+        self.name = who
+        self.http = httpx.Client(base_url=server.url, timeout=60)
+        self.token = None
+        if who is not None:
+            if register:
+                body = {"name": who, "password": password}
+                if email:
+                    body["email"] = email
+                r = self.http.post("/api/users", json=body)
+                assert r.status_code == 201, r.text
+            r = self.http.post("/api/login", json={"name": who, "password": password})
+            assert r.status_code == 200, r.text
+            self.token = r.json()["token"]
+            if not cookie:   # a bot: the bearer token, and no cookie
+                self.http.cookies.clear()
+                self.http.headers["Authorization"] = f"Bearer {self.token}"
+
+    def get(self, path: str, **kw) -> httpx.Response:
+        return self.http.get(path, **kw)
+
+    def post(self, path: str, body: dict | None = None, **kw) -> httpx.Response:
+        return self.http.post(path, json=body, **kw)
+
+    def ok(self, method: str, path: str, body=None, status: int = 200):
+        r = self.http.request(method, path, json=body)
+        assert r.status_code == status, f"{method} {path}: {r.status_code} {r.text}"
+        return r.json()
+
+    def match(self, match_id: int) -> dict:
+        return self.ok("GET", f"/api/matches/{match_id}")
+
+    def move(self, match_id: int, ply: int, move) -> httpx.Response:
+        return self.post(f"/api/matches/{match_id}/moves", {"ply": ply, "move": move})
+
+    def ws(self, match_id: int):
+        from websockets.sync.client import connect
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        return connect(f"{self.server.ws_url}/api/matches/{match_id}/live", additional_headers=headers,
+                       open_timeout=30)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def challenge(creator: Api, others: list[Api], game: str, seats: list[str], **body) -> int:
+    """A match between people, every challenge accepted: its id."""
+    created = creator.ok("POST", "/api/matches", {"game": game, "seats": seats, **body}, status=201)
+    for other in others:
+        if other.name != creator.name:
+            other.ok("POST", f"/api/matches/{created['id']}/accept")
+    return created["id"]
+
+
+def wait_for(check, timeout: float = 30, what: str = "the condition"):
+    """Polls check() until it returns something true (the server works in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+class Collector:
+    """Reads a match's WebSocket in a thread and keeps every message."""
+
+    def __init__(self, api: Api, match_id: int):
+        import contextlib
+        import json
+        self.messages: list[dict] = []
+        self._stack = contextlib.ExitStack()
+        self.connection = self._stack.enter_context(api.ws(match_id))
+        self._json = json
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+        try:
+            for text in self.connection:
+                self.messages.append(self._json.loads(text))
+        except (ConnectionClosed, OSError):
+            pass
+
+    def wait(self, predicate, timeout: float = 30):
+        return wait_for(lambda: next((m for m in reversed(self.messages) if predicate(m)), None),
+                        timeout, "a WebSocket message")
+
+    def close(self) -> None:
+        self._stack.close()
+        self._thread.join(5)
+
+
+# -- PostgreSQL --------------------------------------------------------------------------------------
+
+def postgres_bin() -> Path | None:
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(candidates[-1]).parent if candidates else None
+
+
+class Postgres:
+    """A PostgreSQL cluster in a temporary folder, on a loopback port, for this test session."""
+
+    def __init__(self):
+        bindir = postgres_bin()
+        if bindir is None:
+            raise FileNotFoundError("initdb")
+        self.bindir = bindir
+        self.port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="nomv-pg-"))
+        self.as_root = os.geteuid() == 0
+        if self.as_root:
+            shutil.chown(self.folder, "postgres", "postgres")
+        data = self.folder / "data"
+        self._run("initdb", "-D", str(data), "-A", "trust", "-U", "nomv", "-E", "UTF8", "--no-sync")
+        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
+        self.data = data
+        self._databases = itertools.count(1)
+
+    def _run(self, tool: str, *args: str) -> None:
+        command = [str(self.bindir / tool), *args]
+        if self.as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, cwd=self.folder, timeout=120)
+
+    def database(self) -> str:
+        """A new empty database: its URL."""
+        import psycopg
+        name = f"nomv{next(self._databases)}"
+        with psycopg.connect(f"postgresql://nomv@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return f"postgresql://nomv@127.0.0.1:{self.port}/{name}"
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def postgres_or_skip() -> Postgres:
+    try:
+        return Postgres()
+    except FileNotFoundError:
+        message = "PostgreSQL is not installed (initdb not found; apt-get install postgresql)"
+        if os.environ.get("NOMV_REQUIRE_POSTGRES") == "1":
+            pytest.fail(message + ", and NOMV_REQUIRE_POSTGRES=1")
+        pytest.skip(message)
