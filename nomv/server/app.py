@@ -175,7 +175,8 @@ class MatchOut(BaseModel):
     seconds_left: float | None
     created_at: str
     updated_at: str
-    script_error: str | None
+    script_error: str | None = Field(description="why the game's script cannot go on here, if it failed")
+    thinking: int | None = Field(None, description="the seat whose computer player is searching")
     seed: int | None = Field(None, description="only once the match has ended")
 
 
@@ -224,6 +225,7 @@ class Services:
                                settings, self.mailer)
         self.computer = Computer(self.matches, self.engines, settings.searches)
         self.matches.on_computer_turn = self.computer.wake
+        self.matches.thinking = self.computer.thinking.get
         self.uploads = Uploads(self.store, self.catalogue, self.engines.describe, settings)
 
     def close(self) -> None:

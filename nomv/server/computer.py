@@ -44,10 +44,12 @@ class Computer:
         self._queue.put(match_id)
 
     def close(self) -> None:
+        """Stops the threads; a search under way is not waited for long (its move would be
+        dropped anyway: the next start searches again)."""
         for _ in self._threads:
             self._queue.put(None)
         for thread in self._threads:
-            thread.join(timeout=10)
+            thread.join(timeout=1)
 
     def _run(self) -> None:
         searcher = self.engines.searcher()

@@ -119,6 +119,8 @@ class Matches:
         self.mailer = mailer
         #: Set by the app: wakes the computer players for a match.
         self.on_computer_turn: Callable[[int], None] = lambda match_id: None
+        #: Set by the app: the seat whose computer player is searching in a match, or None.
+        self.thinking: Callable[[int], int | None] = lambda match_id: None
         #: Messages of computer players that failed, by match (shown with the match).
         self.computer_errors: dict[int, str] = {}
         self._locks = [threading.RLock() for _ in range(64)]
@@ -212,6 +214,7 @@ class Matches:
             "seconds_left": max(0.0, round(r.deadline - t, 1)) if r.deadline and r.status == RUNNING else None,
             "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
             "script_error": error,
+            "thinking": self.thinking(r.id) if r.status == RUNNING else None,
         }
         if r.status in ENDED:
             out["seed"] = r.seed

@@ -1,0 +1,269 @@
+"""`nomv serve` with computer seats, uploaded scripts (good, broken and hostile), "your turn"
+e-mail through a real SMTP server on the loopback address, and a small position cache: a real
+server process, with SQLite (tests/test_server_api.py runs the API on PostgreSQL too)."""
+from __future__ import annotations
+
+import shutil
+from email import message_from_bytes
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import MINIMAL, SCRIPTS
+from serverlib import Api, Collector, Server, challenge, free_port, name, wait_for
+from test_hostile import SCRIPTS as HOSTILE, expectation
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+
+class Mailbox:
+    """aiosmtpd's handler: keeps every message the server sends."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        return [m for m in self.messages if m["To"] == address]
+
+
+@pytest.fixture(scope="module")
+def mailbox():
+    from aiosmtpd.controller import Controller
+    box = Mailbox()
+    controller = Controller(box, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    box.port = controller.port
+    yield box
+    controller.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, mailbox):
+    home = tmp_path_factory.mktemp("serve-play")
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--searches", "1",
+                 "--cache-positions", "3", "--max-scripts", "2",
+                 "--smtp", f"smtp://127.0.0.1:{mailbox.port}", "--public-url", "https://games.example")
+    yield srv
+    srv.stop()
+
+
+# -- computer seats ---------------------------------------------------------------------------------
+
+def test_a_computer_seat_plays_a_match_to_the_end(server):
+    alice = Api(server, name("a"))
+    created = alice.ok("POST", "/api/matches", {"game": "trinim", "seats": [alice.name, "random"]}, 201)
+    assert created["status"] == "active"      # computers accept at once
+    match_id = created["id"]
+    live = Collector(alice, match_id)
+    try:
+        while True:
+            state = alice.match(match_id)
+            if state["status"] != "active":
+                break
+            if state["legal"]:
+                assert alice.move(match_id, state["ply"], state["legal"][0]).status_code == 200
+                # the computer answers by itself, and the WebSocket says so
+                live.wait(lambda m, ply=state["ply"]: m["match"]["ply"] >= ply + 2
+                          or m["match"]["status"] != "active")
+    finally:
+        live.close()
+    assert state["status"] == "ended" and state["outcome"]["how"] == "game"
+    assert len(state["moves"]) == state["ply"] and not state["rated"]
+    assert alice.post("/api/matches", {"game": "trinim", "seats": [alice.name, "random"],
+                                       "rated": True}).status_code == 422
+    # two computers play a whole match with nobody moving
+    both = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": ["mcts:200it", "easy"]}, 201)
+    end = wait_for(lambda: (m := alice.match(both["id"]))["status"] == "ended" and m,
+                   what="the computers' match to end")
+    assert end["outcome"] and end["seats"][1]["spec"] == "easy" and len(end["moves"]) >= 5
+    record = alice.get(f"/api/matches/{both['id']}/record").json()
+    assert record["players"] == ["mcts:200it", "mcts:0.3s"]
+
+
+def test_a_persons_move_never_waits_behind_a_search(server):
+    # One search at a time (--searches 1), and it thinks 3 seconds: people's moves in other
+    # matches go through meanwhile, because searches run on workers of their own.
+    alice, bob = Api(server, name("a")), Api(server, name("b"))
+    thinking = alice.ok("POST", "/api/matches", {"game": "breakthrough", "seats": [alice.name, "hard"]}, 201)
+    first = alice.match(thinking["id"])
+    assert alice.move(thinking["id"], 0, first["legal"][0]).status_code == 200
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    wait_for(lambda: alice.match(thinking["id"])["thinking"] == 2, what="the search to start")
+    for ply, (who, move) in enumerate(((alice, "b2"), (bob, "a1"), (alice, "c3"))):
+        assert who.move(match_id, ply, move).status_code == 200
+    # the search has not finished: the computer has not moved yet
+    state = alice.match(thinking["id"])
+    assert state["ply"] == 1 and state["thinking"] == 2
+    alice.ok("POST", f"/api/matches/{thinking['id']}/resign")   # (and its move will be dropped)
+    assert alice.match(match_id)["ply"] == 3
+
+
+def test_matches_beyond_the_position_cache_are_replayed_from_the_database(server):
+    alice, bob = Api(server, name("a")), Api(server, name("b"))
+    ids = [challenge(alice, [bob], "tictactoe", [alice.name, bob.name]) for _ in range(5)]
+    for ply, (who, move) in enumerate(((alice, "b2"), (bob, "a1"), (alice, "c3"), (bob, "a3"))):
+        for match_id in ids:   # round-robin: each move finds its match evicted (cache of 3)
+            assert who.move(match_id, ply, move).status_code == 200
+    for match_id in ids:
+        assert alice.match(match_id)["moves"] == ["b2", "a1", "c3", "a3"]
+    assert httpx.get(server.url + "/api/health").json()["cached_positions"] <= 3
+
+
+# -- uploads ------------------------------------------------------------------------------------------
+
+def test_a_good_script_uploads_and_plays_and_a_broken_one_is_refused_with_the_checkers_messages(server):
+    alice, bob = Api(server, name("a")), Api(server, name("b"))
+    source = (GAMES / "tictactoe.lua").read_text().replace('name = "tictactoe"', 'name = "tictac"', 1)
+    assert 'name = "tictac"' in source
+    up = alice.ok("POST", "/api/scripts", {"source": source}, 201)
+    assert up["game"] == f"{alice.name}/tictac" and up["new"] and len(up["sha256"]) == 64
+    listed = {g["name"]: g for g in httpx.get(server.url + "/api/games").json()}
+    assert listed[up["game"]]["author"] == alice.name and listed[up["game"]]["origin"] == "upload"
+    assert listed["trinim"]["origin"] == "bundled"
+    assert httpx.get(f"{server.url}/api/scripts/{up['sha256']}").text == source
+    # bob plays it, named by catalogue name or by SHA-256
+    for game in (up["game"], up["sha256"]):
+        match_id = challenge(bob, [alice], game, [bob.name, alice.name])
+        for ply, (who, move) in enumerate(((bob, "a1"), (alice, "b1"), (bob, "a2"), (alice, "b2"), (bob, "a3"))):
+            assert who.move(match_id, ply, move).status_code == 200
+        assert bob.match(match_id)["outcome"]["winner"] == 1
+    # a broken script: refused with the checker's own messages, and not listed
+    broken = (SCRIPTS / "bad" / "e052_dead_end.lua").read_text()
+    r = alice.post("/api/scripts", {"source": broken})
+    assert r.status_code == 422 and r.json()["error"] == "script_refused"
+    codes = [d["code"] for d in r.json()["diagnostics"]]
+    assert "E052" in codes and "error[E052]" in r.json()["message"]
+    assert all(d["path"] == "upload.lua" for d in r.json()["diagnostics"])
+    r = alice.post("/api/scripts", {"source": "return {"})
+    assert r.status_code == 422 and r.json()["diagnostics"][0]["code"] == "E001"
+    assert r.json()["diagnostics"][0]["text"].startswith("upload.lua:1: error[E001]")
+    # quotas: size, and how many scripts one user keeps (2 on this server)
+    r = alice.post("/api/scripts", {"source": "-- " + "x" * 300_000 + "\n" + source})
+    assert r.status_code == 413
+    carol = Api(server, name("c"))
+    def mini(n: int) -> str:   # conftest's minimal game, drawn by its grid
+        return MINIMAL.replace('  name = "minimal",\n', f'  name = "mini{n}",\n  grid = g,\n', 1)
+    for n in (1, 2):
+        carol.ok("POST", "/api/scripts", {"source": mini(n)}, 201)
+    r = carol.post("/api/scripts", {"source": mini(3)})
+    assert r.status_code == 403 and "2 scripts" in r.json()["message"]
+    assert httpx.post(server.url + "/api/scripts", json={"source": source}).status_code == 401
+
+
+# -- "your turn" e-mail ------------------------------------------------------------------------------
+
+def test_your_turn_mail_reaches_the_smtp_server(server, mailbox):
+    alice = Api(server, name("a"), email="alice@example.org")
+    bob = Api(server, name("b"), email="bob@example.org")
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name], time_per_move="2d")
+    # bob accepted: alice opens, and is told so
+    mail = wait_for(lambda: alice_mail(mailbox, match_id), what="alice's mail")[0]
+    assert mail["Subject"] == f"Your turn: Tic-tac-toe, match {match_id}"
+    body = mail.get_payload()
+    assert f"https://games.example/api/matches/{match_id}" in body and bob.name in body
+    assert "Your time for this move ends at" in body
+    assert alice.move(match_id, 0, "b2").status_code == 200
+    mail = wait_for(lambda: [m for m in mailbox.to("bob@example.org") if f"match {match_id}" in m["Subject"]],
+                    what="bob's mail")[0]
+    assert "the last move was b2" in mail.get_payload()
+    # someone watching the match live is not mailed: alice watches while bob moves...
+    live = Collector(alice, match_id)
+    try:
+        live.wait(lambda m: "hello" in m["events"])
+        assert bob.move(match_id, 1, "a1").status_code == 200
+        live.wait(lambda m: m["match"]["ply"] == 2)
+        assert alice.move(match_id, 2, "c3").status_code == 200
+    finally:
+        live.close()
+    # ...so when bob's next mail arrives (mail goes out in order), alice got none meanwhile
+    wait_for(lambda: len([m for m in mailbox.to("bob@example.org") if f"match {match_id}" in m["Subject"]]) == 2,
+             what="bob's second mail")
+    assert len(alice_mail(mailbox, match_id)) == 1
+    # notifications can be turned off
+    assert bob.ok("PATCH", "/api/me", {"notify": False})["notify"] is False
+
+
+def alice_mail(mailbox, match_id):
+    return [m for m in mailbox.to("alice@example.org") if f"match {match_id}" in m["Subject"]]
+
+
+# -- hostile scripts ----------------------------------------------------------------------------------
+
+#: Scripts the server serves from its games folder, so that they are played, not only checked:
+#: one hang in each hook a match calls, a LuaJIT-compiled hang, memory, a forbidden library,
+#: and scenes that break the caps.
+PLAYED = ["hang_load", "hang_setup", "hang_moves", "hang_play", "hang_result", "hang_to_move",
+          "hang_scene", "hang_notation", "hang_jit_compiled", "memory_tables", "os_execute",
+          "huge_scene", "nan_in_scene"]
+
+
+@pytest.fixture(scope="module")
+def hostile_server(tmp_path_factory):
+    home = tmp_path_factory.mktemp("serve-hostile")
+    folder = home / "games"
+    folder.mkdir()
+    for stem in PLAYED:
+        shutil.copy(Path(HOSTILE[0]).parent / f"{stem}.lua", folder / f"{stem}.lua")
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--time-limit", "0.3", "--memory-mb", "48",
+                 "--quick-check", "--check-playouts", "1", "--uploads-per-hour", "100",
+                 env={"NOMV_PATH": str(folder)})
+    yield srv
+    srv.stop()
+
+
+def canary(server: Server, alice: Api, bob: Api) -> None:
+    """The server still serves: a fresh match of a bundled game takes moves."""
+    assert server.alive()
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    assert alice.move(match_id, 0, "b2").status_code == 200
+    assert bob.match(match_id)["legal"]
+
+
+def test_every_hostile_script_uploaded_is_refused_and_the_server_keeps_serving(hostile_server):
+    mallory = Api(hostile_server, name("m"))
+    alice, bob = Api(hostile_server, name("a")), Api(hostile_server, name("b"))
+    for number, path in enumerate(HOSTILE):
+        want = expectation(path)
+        r = mallory.post("/api/scripts", {"source": path.read_text(encoding="utf-8")})
+        assert r.status_code == 422 and r.json()["error"] == "script_refused", (path.name, r.text)
+        text = "\n".join(d["text"] for d in r.json()["diagnostics"])
+        assert (want.check or want.message) in text, (path.name, text)
+        if number % 20 == 0:
+            canary(hostile_server, alice, bob)
+    canary(hostile_server, alice, bob)
+    listed = [g["name"] for g in httpx.get(hostile_server.url + "/api/games").json()]
+    assert not any(n.startswith(mallory.name) for n in listed)
+    # the hourly quota of uploads (100 here) counts refused ones too: a check costs CPU
+    for _ in range(100 - len(HOSTILE)):
+        assert mallory.post("/api/scripts", {"source": "return {"}).status_code == 422
+    r = mallory.post("/api/scripts", {"source": "return {"})
+    assert r.status_code == 429 and "uploads an hour" in r.json()["message"]
+
+
+@pytest.mark.parametrize("stem", PLAYED)
+def test_a_hostile_game_played_on_the_server_is_stopped_and_the_server_keeps_serving(hostile_server, stem):
+    # The operator put these in the server's games folder: no upload check stands in the way.
+    want = expectation(Path(HOSTILE[0]).parent / f"{stem}.lua")
+    alice, bob = Api(hostile_server, name("a")), Api(hostile_server, name("b"))
+    said = []
+    r = alice.post("/api/matches", {"game": stem, "seats": [alice.name, alice.name]})
+    said.append(r.text)
+    if r.status_code == 201:
+        match_id = r.json()["id"]
+        for _ in range(3):
+            state = alice.match(match_id)
+            said.append(state["script_error"] or "")
+            if not state["legal"]:
+                break
+            r = alice.move(match_id, state["ply"], state["legal"][0])
+            said.append(r.text)
+            assert r.status_code in (200, 502), r.text
+    else:
+        assert r.status_code == 502 and r.json()["error"] == "script_failed", r.text
+    assert any(want.message in text for text in said), (stem, said)
+    canary(hostile_server, alice, bob)
