@@ -14,6 +14,7 @@ import logging
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from fastapi import Body as Body_
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -199,7 +200,10 @@ class Uploaded(BaseModel):
     warnings: list[dict]
 
 
-ERRORS = {code: {"model": Error} for code in (401, 403, 404, 409, 422)}
+def errors(*codes: int) -> dict:
+    """The error answers a route documents (each is JSON: ``Error``).  Any request can be
+    malformed: 422 is always among them."""
+    return {code: {"model": Error} for code in sorted({*codes, 422})}
 
 
 # -- the application --------------------------------------------------------------------------------
@@ -394,7 +398,7 @@ def _routes(app: FastAPI, s: Services) -> None:
                 "cached_positions": s.engines.cached(), "live_connections": s.live.count()}
 
     @app.post("/api/users", status_code=201, response_model=UserOut, tags=["accounts"],
-              summary="Create an account", responses=ERRORS)
+              summary="Create an account", responses=errors(409, 422))
     def register(body: NewUser) -> dict:
         """A new account. Names are unique ignoring case (`Alice` and `alice` are one name);
         some names are reserved (`open`, `random`, `easy`, ...: a seat can mean something else
@@ -403,7 +407,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return {"name": created.name, "email": created.email, "notify": created.notify}
 
     @app.post("/api/login", response_model=Token, tags=["accounts"], summary="Log in",
-              responses=ERRORS)
+              responses=errors(401, 422))
     def login(body: Login, request: Request, response: Response) -> dict:
         """Checks the password; sets the session cookie (HttpOnly, SameSite=Lax) and returns
         the same session as a bearer token for bots and scripts
@@ -415,7 +419,7 @@ def _routes(app: FastAPI, s: Services) -> None:
                             max_age=int(s.settings.session_days * 86400))
         return {"token": token, "name": found.name}
 
-    @app.post("/api/logout", tags=["accounts"], summary="Log out", responses=ERRORS)
+    @app.post("/api/logout", tags=["accounts"], summary="Log out", responses=errors())
     def logout(request: Request, response: Response) -> dict:
         """Ends the session (cookie or bearer token) and clears the cookie."""
         _how, token = _token(request)
@@ -425,13 +429,13 @@ def _routes(app: FastAPI, s: Services) -> None:
         return {"ok": True}
 
     @app.get("/api/me", response_model=UserOut, tags=["accounts"], summary="Your account",
-             responses=ERRORS)
+             responses=errors(401))
     def me(current: User = Me) -> dict:
         """Your name, e-mail address and whether you get "your turn" e-mails."""
         return {"name": current.name, "email": current.email, "notify": current.notify}
 
     @app.patch("/api/me", response_model=UserOut, tags=["accounts"],
-               summary="Change your e-mail address or notifications", responses=ERRORS)
+               summary="Change your e-mail address or notifications", responses=errors(401, 422))
     def change_me(body: MeChange, current: User = Me) -> dict:
         """`{"email": "a@b.example"}` sets the address for "your turn" e-mails;
         `{"notify": false}` stops them."""
@@ -440,7 +444,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return {"name": changed.name, "email": changed.email, "notify": changed.notify}
 
     @app.post("/api/me/password", tags=["accounts"], summary="Change your password",
-              responses=ERRORS)
+              responses=errors(401, 422))
     def change_password(body: PasswordChange, request: Request, current: User = Me) -> dict:
         """Needs the old password. Every other session of yours ends."""
         _how, token = _token(request)
@@ -448,7 +452,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return {"ok": True}
 
     @app.get("/api/me/matches", tags=["matches"], summary="Your matches, your turn first",
-             responses=ERRORS)
+             responses=errors(401))
     def my_matches(current: User = Me) -> list[dict]:
         """Your matches: first those where it is your turn (the soonest deadline first), then
         challenges to accept or decline, then your other running matches, then the rest, most
@@ -456,7 +460,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return s.matches.mine(current)
 
     @app.get("/api/users/{name}", tags=["accounts"], summary="A player's ratings",
-             responses=ERRORS)
+             responses=errors(404))
     def profile(name: str) -> dict:
         """A player's ratings in each game they played rated matches of."""
         found = s.accounts.by_name(name)
@@ -475,7 +479,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return [e.summary() for e in s.catalogue.all()]
 
     @app.get("/api/games/{name:path}/standings", tags=["games"],
-             summary="Ratings and standings of a game", responses=ERRORS)
+             summary="Ratings and standings of a game", responses=errors(404))
     def standings(name: str) -> dict:
         """The players of rated matches of this game, best first: rating (a cautious
         estimate, openskill's Plackett-Luce model, which rates 2 to 4 players and more), games,
@@ -485,7 +489,7 @@ def _routes(app: FastAPI, s: Services) -> None:
             return {"game": entry.name, "standings": ratings.standings(db, entry.name)}
 
     @app.get("/api/games/{name:path}", tags=["games"], summary="One game, with its rules",
-             responses=ERRORS)
+             responses=errors(404))
     def game(name: str) -> dict:
         """One game of the catalogue, with its information (rules, author, source) as
         its script gives it. Uploaded games are named `author/name`."""
@@ -493,7 +497,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return {**entry.summary(), "info": (entry.info or {}).get("info", {})}
 
     @app.get("/api/scripts/{sha256}", tags=["games"], summary="A script's source",
-             response_class=PlainTextResponse, responses=ERRORS)
+             response_class=PlainTextResponse, responses=errors(404))
     def script_source(sha256: str) -> PlainTextResponse:
         """The Lua source of a game by its SHA-256 (to play it on the desktop, put it in your
         games folder)."""
@@ -503,8 +507,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return PlainTextResponse(source, media_type="text/x-lua; charset=utf-8")
 
     @app.post("/api/scripts", status_code=201, response_model=Uploaded, tags=["games"],
-              summary="Upload a game script", responses={**ERRORS, 413: {"model": Error},
-                                                        429: {"model": Error}})
+              summary="Upload a game script", responses=errors(401, 403, 413, 422, 429))
     def upload(body: ScriptIn, current: User = Me) -> dict:
         """The server runs `nomv check` on the script (random games checked at every ply,
         under the same sandbox and limits as every game) and refuses it with the checker's
@@ -516,7 +519,7 @@ def _routes(app: FastAPI, s: Services) -> None:
     # -- matches -----------------------------------------------------------------------------------
 
     @app.post("/api/matches", status_code=201, response_model=Created, tags=["matches"],
-              summary="Start a match, or challenge people", responses=ERRORS)
+              summary="Start a match, or challenge people", responses=errors(401, 422))
     def create_match(body: NewMatch, request: Request, current: User = Me) -> dict:
         """A match of a catalogue game, with options or a variant, and one seat per player:
         a user's name (they accept or decline the challenge: `/accept`, `/decline`), `open`
@@ -529,7 +532,7 @@ def _routes(app: FastAPI, s: Services) -> None:
             created["invite"] = f"{base_url(request)}/api/invites/{created['invite']}"
         return created
 
-    @app.get("/api/matches", tags=["matches"], summary="Recent matches")
+    @app.get("/api/matches", tags=["matches"], summary="Recent matches", responses=errors(422))
     def list_matches(status: str | None = Query(None, description="waiting, active, ended, ..."),
                      game: str | None = Query(None)) -> list[dict]:
         """The most recently changed matches, optionally of one status (`waiting` lists the
@@ -537,7 +540,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return s.matches.listing(status, game)
 
     @app.get("/api/matches/{match_id}", response_model=MatchOut, tags=["matches"],
-             summary="A match, as you may see it", responses=ERRORS)
+             summary="A match, as you may see it", responses=errors(404, 422))
     def get_match(match_id: int = MatchId, current: User | None = Maybe) -> JSONResponse:
         """The match built from your view: a player sees what the game's `view` hook leaves
         them (another's hidden target is not there), a spectator the view of no player, and
@@ -546,7 +549,7 @@ def _routes(app: FastAPI, s: Services) -> None:
         return JSONResponse(s.matches.show(match_id, current))
 
     @app.post("/api/matches/{match_id}/moves", response_model=Played, tags=["matches"],
-              summary="Play a move", responses={**ERRORS, 502: {"model": Error}})
+              summary="Play a move", responses=errors(401, 403, 404, 409, 422, 502))
     def play(body: MoveIn, match_id: int = MatchId, current: User = Me) -> dict:
         """`{"ply": N, "move": [...steps] or "notation"}`, where N is the ply of the position
         you saw (pbmserv's `move#moveno`). 409 if the match has moved on (with the current
@@ -555,46 +558,46 @@ def _routes(app: FastAPI, s: Services) -> None:
         return s.matches.play(current, match_id, body.ply, body.move)
 
     @app.post("/api/matches/{match_id}/resign", response_model=MatchOut, tags=["matches"],
-              summary="Resign", responses=ERRORS)
+              summary="Resign", responses=errors(401, 403, 404, 409))
     def resign(match_id: int = MatchId, current: User = Me) -> JSONResponse:
         """You lose; with more than two players, the others share the win."""
         return JSONResponse(s.matches.resign(current, match_id))
 
     @app.post("/api/matches/{match_id}/draw", response_model=MatchOut, tags=["matches"],
-              summary="Offer, accept or decline a draw", responses=ERRORS)
+              summary="Offer, accept or decline a draw", responses=errors(401, 403, 404, 409, 422))
     def draw(body: DrawIn, match_id: int = MatchId, current: User = Me) -> JSONResponse:
         """The match is drawn when every player has offered or accepted. An offer lapses at
         the next move; computer players decline."""
         return JSONResponse(s.matches.draw(current, match_id, body.action))
 
     @app.post("/api/matches/{match_id}/takeback", response_model=MatchOut, tags=["matches"],
-              summary="Ask for a takeback, accept or refuse one", responses=ERRORS)
+              summary="Ask for a takeback, accept or refuse one", responses=errors(401, 403, 404, 409, 422))
     def takeback(body: TakebackIn, match_id: int = MatchId, current: User = Me) -> JSONResponse:
         """`ask` takes back your last move and every move after it once the other players
         accept (computer players always do)."""
         return JSONResponse(s.matches.takeback(current, match_id, body.action))
 
     @app.post("/api/matches/{match_id}/accept", tags=["matches"], summary="Accept a challenge",
-              responses=ERRORS)
+              responses=errors(401, 404, 409))
     def accept(match_id: int = MatchId, current: User = Me) -> dict:
         """Accepts the challenge of a match that names you in a seat; the match starts when
         every seat is taken and accepted."""
         return s.matches.accept(current, match_id)
 
     @app.post("/api/matches/{match_id}/decline", tags=["matches"], summary="Decline a challenge",
-              responses=ERRORS)
+              responses=errors(401, 404, 409))
     def decline(match_id: int = MatchId, current: User = Me) -> dict:
         """Declines the challenge of a match that names you: the match will not be played."""
         return s.matches.decline(current, match_id)
 
     @app.post("/api/matches/{match_id}/cancel", tags=["matches"],
-              summary="Cancel a match that has not started", responses=ERRORS)
+              summary="Cancel a match that has not started", responses=errors(401, 403, 404, 409))
     def cancel(match_id: int = MatchId, current: User = Me) -> dict:
         """Cancels a match you created, while it waits for players."""
         return s.matches.cancel(current, match_id)
 
     @app.get("/api/matches/{match_id}/record", tags=["matches"], summary="The match's record",
-             responses=ERRORS)
+             responses=errors(404, 409))
     def record(match_id: int = MatchId, current: User | None = Maybe) -> Response:
         """The same record JSON the desktop saves (`nomv play --open FILE` opens it), once
         the match has ended (before, its seed would tell the future)."""
@@ -603,19 +606,19 @@ def _routes(app: FastAPI, s: Services) -> None:
             "Content-Disposition": f'attachment; filename="match-{match_id}.json"'})
 
     @app.get("/api/invites/{token}", tags=["matches"], summary="What an invitation is for",
-             responses=ERRORS)
+             responses=errors(404))
     def invite(token: str) -> dict:
         """The match an invitation link is for: its game, seats and open seats."""
         return s.matches.invite_info(token)
 
     @app.post("/api/invites/{token}", tags=["matches"], summary="Take an open seat",
-              responses=ERRORS)
-    def join(token: str, body: JoinIn | None = None, current: User = Me) -> dict:
+              responses=errors(401, 404, 409, 422))
+    def join(token: str, body: JoinIn = Body_(default_factory=JoinIn), current: User = Me) -> dict:
         """Takes an open seat of the invitation's match (the first, or `seat`)."""
-        return s.matches.join(current, token, body.seat if body else None)
+        return s.matches.join(current, token, body.seat)
 
     @app.post("/api/records", status_code=201, response_model=Created, tags=["matches"],
-              summary="Continue a desktop game online", responses=ERRORS)
+              summary="Continue a desktop game online", responses=errors(401, 422, 502))
     def continue_record(body: RecordIn, current: User = Me) -> dict:
         """`{"record": ..., "seats": [...]}`: the record's script is found by its SHA-256
         among the server's scripts, else by its game's name in the catalogue (or `game`),

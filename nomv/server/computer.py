@@ -49,7 +49,8 @@ class Computer:
         for _ in self._threads:
             self._queue.put(None)
         for thread in self._threads:
-            thread.join(timeout=1)
+            if thread.is_alive():
+                thread.join(timeout=1)
 
     def _run(self) -> None:
         searcher = self.engines.searcher()

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, Position
-from .errors import Illegal, Invalid, ScriptFailed
+from .errors import Conflict, Illegal, Invalid, ScriptFailed
 
 #: A spectator's view: the script's ``view(state, 0)``, what no player in particular may know.
 SPECTATOR = 0
@@ -48,6 +48,7 @@ class MatchKey:
     options: dict
     seed: int
     version: int
+    ply: int | None = None     # the number of moves, when known: checked against the moves
 
 
 #: Loads the match's moves (each a list of step ids, in order) from the database.
@@ -153,6 +154,9 @@ class _Positions:
         if entry is not None and entry.version == key.version:
             return entry
         moves = load_moves()
+        if key.ply is not None and len(moves) != key.ply:
+            # (a match row and its moves read from two states of the database)
+            raise Conflict("the match changed while it was read; look again")
         position = entry.position if entry is not None else None
         if position is not None and position.ply <= len(moves) and all(
                 list(m.steps) == list(s) for m, s in zip(position.history, moves)):
@@ -198,6 +202,8 @@ class _Positions:
             cached = entry.views.get((pos.ply, viewer))
             if cached is None:
                 cached = self._view(pos, viewer, hidden)
+                if any(ply != pos.ply for ply, _ in entry.views):
+                    entry.views.clear()      # only the current position's views are asked for
                 entry.views[(pos.ply, viewer)] = cached
             views[viewer] = cached
         return Snapshot(pos.ply, to_move, outcome, legal, views)

@@ -92,7 +92,7 @@ class Loaded:
 
     def key(self) -> MatchKey:
         r = self.row
-        return MatchKey(r.id, r.script_sha256, dict(r.options), int(r.seed), r.version)
+        return MatchKey(r.id, r.script_sha256, dict(r.options), int(r.seed), r.version, r.ply)
 
     def loader(self) -> Callable[[], list[list[str]]]:
         steps = [list(m.steps) for m in self.moves]
@@ -493,6 +493,9 @@ class Matches:
                 self._move(m, seat, steps, None)
             except (Stale, Illegal) as exc:
                 log.warning("match %s: the computer's move was refused: %s", match_id, exc.message)
+            except ApiError as exc:    # the script failed playing it: the match shows why
+                self.computer_errors[match_id] = exc.message
+                self.live.publish(match_id, {"kind": "computer failed", "version": m.row.version})
 
     def _move(self, m: Loaded, seat: int, move: Any, user: User | None) -> dict:
         key = m.key()

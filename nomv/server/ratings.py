@@ -20,8 +20,10 @@ def update(db: sa.Connection, game: str, user_ids: list[int], ranks: list[int]) 
     """Rates a finished match: ``user_ids[i]`` held seat i+1 and finished ``ranks[i]`` (1 is
     first; equal ranks are a tie).  Returns each user's rating before and after."""
     current = {}
+    # Locked (PostgreSQL) until the match's transaction ends: two matches of one player ending
+    # at once must not both update the rating they read.  SQLite writes one at a time anyway.
     for row in db.execute(sa.select(ratings).where(ratings.c.game == game,
-                                                   ratings.c.user_id.in_(user_ids))):
+                                                   ratings.c.user_id.in_(user_ids)).with_for_update()):
         current[row.user_id] = row
     teams = []
     for uid in user_ids:

@@ -191,7 +191,12 @@ class Store:
 
     @contextmanager
     def read(self) -> Iterator[sa.Connection]:
+        """A read-only transaction that sees one snapshot of the database throughout (on
+        PostgreSQL, REPEATABLE READ: under READ COMMITTED a match row and its moves, read one
+        after the other, could come from either side of another process's move)."""
         with self.engine.connect() as conn:
+            if self.backend == "postgresql":
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
             with conn.begin():
                 yield conn
 
