@@ -251,6 +251,43 @@ def test_simultaneous_moves_exactly_one_lands_even_from_two_server_processes(ser
         second.stop()
 
 
+def test_the_websocket_of_a_match_for_players_spectators_and_bots(server):
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+    alice, bob = people(server)
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    # a bot by ?token=, a spectator without one
+    with connect(f"{server.ws_url}/api/matches/{match_id}/live?token={bob.token}") as ws, \
+            connect(f"{server.ws_url}/api/matches/{match_id}/live") as watcher:
+        hello = json.loads(ws.recv(timeout=30))
+        assert hello["events"] == ["hello"] and hello["match"]["you"] == [2]
+        assert json.loads(watcher.recv(timeout=30))["match"]["viewer"] == "spectator"
+        ws.send("ping")
+        assert ws.recv(timeout=30) == "pong"
+        assert alice.move(match_id, 0, "b2").status_code == 200
+        pushed = json.loads(ws.recv(timeout=30))
+        assert pushed["events"] == ["move"] and pushed["match"]["legal"]     # bob's turn, his moves
+        seen = json.loads(watcher.recv(timeout=30))["match"]
+        assert seen["moves"] == ["b2"] and seen["legal"] == []
+        alice.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})
+        assert json.loads(ws.recv(timeout=30))["events"] == ["draw offered"]
+    # the cookie of a browser on another site's page opens no WebSocket with the session
+    browser = Api(server, alice.name, register=False, cookie=True)
+    cookie = f"nomv_session={browser.http.cookies['nomv_session']}"
+    with pytest.raises(InvalidStatus):
+        connect(f"{server.ws_url}/api/matches/{match_id}/live", open_timeout=30,
+                additional_headers={"Cookie": cookie, "Origin": "https://evil.example"})
+    with connect(f"{server.ws_url}/api/matches/{match_id}/live", open_timeout=30,
+                 additional_headers={"Cookie": cookie, "Origin": server.url}) as ws:
+        assert json.loads(ws.recv(timeout=30))["match"]["you"] == [1]
+    with pytest.raises(InvalidStatus):       # an unknown match
+        connect(f"{server.ws_url}/api/matches/987654/live", open_timeout=30)
+    # the lists: recent matches, one game
+    assert any(m["id"] == match_id for m in httpx.get(f"{server.url}/api/matches?status=active").json())
+    game = httpx.get(f"{server.url}/api/games/nonads").json()
+    assert game["hidden_information"] and "knownads" in game["variants"] and game["info"]
+
+
 # -- restarts and clocks -----------------------------------------------------------------------------
 
 def test_the_server_restarts_mid_match_and_matches_sessions_and_clocks_go_on(server):
@@ -259,6 +296,10 @@ def test_the_server_restarts_mid_match_and_matches_sessions_and_clocks_go_on(ser
     match_id = challenge(alice, [bob], "trinim", [alice.name, bob.name], options={"layout": LAYOUT})
     assert alice.move(match_id, 0, "D4-D2").status_code == 200
     clocked = challenge(alice, [bob], "tictactoe", [alice.name, bob.name], time_per_move=2)
+    # a computer seat thinking when the server dies thinks again after the restart
+    computer = alice.ok("POST", "/api/matches", {"game": "breakthrough", "seats": [alice.name, "mcts:1s"]}, 201)["id"]
+    assert alice.move(computer, 0, alice.match(computer)["legal"][0]).status_code == 200
+    wait_for(lambda: alice.match(computer)["thinking"] == 2, what="the search to start")
     before = alice.match(match_id)
 
     def out_of_time_while_down():     # the deadline passes while no server runs
@@ -276,6 +317,7 @@ def test_the_server_restarts_mid_match_and_matches_sessions_and_clocks_go_on(ser
                     what="the time-per-move loss after the restart")
     assert mine["outcome"]["how"] == "timeout" and mine["outcome"]["winner"] == 2
     assert "ran out of time" in mine["outcome"]["text"]
+    wait_for(lambda: alice.match(computer)["ply"] == 2, what="the computer's move after the restart")
 
 
 def test_time_per_move_loss_while_running(server):

@@ -1,6 +1,7 @@
 """`nomv serve` with computer seats, uploaded scripts (good, broken and hostile), "your turn"
 e-mail through a real SMTP server on the loopback address, and a small position cache: a real
-server process, with SQLite (tests/test_server_api.py runs the API on PostgreSQL too)."""
+server process, with SQLite and with PostgreSQL (the hostile scripts, which test the sandbox
+rather than the database, with SQLite only)."""
 from __future__ import annotations
 
 import shutil
@@ -42,10 +43,14 @@ def mailbox():
     controller.stop()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, mailbox):
-    home = tmp_path_factory.mktemp("serve-play")
-    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--searches", "1",
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory, mailbox):
+    home = tmp_path_factory.mktemp(f"serve-play-{request.param}")
+    if request.param == "sqlite":
+        db = f"sqlite:///{home}/server.sqlite3"
+    else:
+        db = request.getfixturevalue("postgres").database()
+    srv = Server(db, home, "--searches", "1",
                  "--cache-positions", "3", "--max-scripts", "2",
                  "--smtp", f"smtp://127.0.0.1:{mailbox.port}", "--public-url", "https://games.example")
     yield srv
@@ -158,17 +163,20 @@ def test_a_good_script_uploads_and_plays_and_a_broken_one_is_refused_with_the_ch
 # -- "your turn" e-mail ------------------------------------------------------------------------------
 
 def test_your_turn_mail_reaches_the_smtp_server(server, mailbox):
-    alice = Api(server, name("a"), email="alice@example.org")
-    bob = Api(server, name("b"), email="bob@example.org")
+    alice = Api(server, name("a"))
+    alice_address = f"{alice.name}@example.org"
+    alice.ok("PATCH", "/api/me", {"email": alice_address})
+    bob = Api(server, name("b"), email=f"{name('b')}@example.org")
+    bob_address = bob.ok("GET", "/api/me")["email"]
     match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name], time_per_move="2d")
     # bob accepted: alice opens, and is told so
-    mail = wait_for(lambda: alice_mail(mailbox, match_id), what="alice's mail")[0]
+    mail = wait_for(lambda: mailbox.to(alice_address), what="alice's mail")[0]
     assert mail["Subject"] == f"Your turn: Tic-tac-toe, match {match_id}"
     body = mail.get_payload()
     assert f"https://games.example/api/matches/{match_id}" in body and bob.name in body
     assert "Your time for this move ends at" in body
     assert alice.move(match_id, 0, "b2").status_code == 200
-    mail = wait_for(lambda: [m for m in mailbox.to("bob@example.org") if f"match {match_id}" in m["Subject"]],
+    mail = wait_for(lambda: [m for m in mailbox.to(bob_address) if f"match {match_id}" in m["Subject"]],
                     what="bob's mail")[0]
     assert "the last move was b2" in mail.get_payload()
     # someone watching the match live is not mailed: alice watches while bob moves...
@@ -181,15 +189,11 @@ def test_your_turn_mail_reaches_the_smtp_server(server, mailbox):
     finally:
         live.close()
     # ...so when bob's next mail arrives (mail goes out in order), alice got none meanwhile
-    wait_for(lambda: len([m for m in mailbox.to("bob@example.org") if f"match {match_id}" in m["Subject"]]) == 2,
+    wait_for(lambda: len([m for m in mailbox.to(bob_address) if f"match {match_id}" in m["Subject"]]) == 2,
              what="bob's second mail")
-    assert len(alice_mail(mailbox, match_id)) == 1
+    assert len(mailbox.to(alice_address)) == 1
     # notifications can be turned off
     assert bob.ok("PATCH", "/api/me", {"notify": False})["notify"] is False
-
-
-def alice_mail(mailbox, match_id):
-    return [m for m in mailbox.to("alice@example.org") if f"match {match_id}" in m["Subject"]]
 
 
 # -- hostile scripts ----------------------------------------------------------------------------------
