@@ -450,6 +450,7 @@ def test_accounts_names_sessions_passwords_and_cross_site_writes(server):
     r = browser.post("/api/matches", {"game": "tictactoe", "seats": [who, bob.name]},
                      headers={"Origin": server.url})
     assert r.status_code == 201
+    match_id = r.json()["id"]
     # a bearer token is not sent by browsers on their own: accepted from anywhere
     r = dora.post("/api/matches", {"game": "tictactoe", "seats": [who, bob.name]},
                   headers={"Origin": "https://elsewhere.example"})
@@ -465,6 +466,10 @@ def test_accounts_names_sessions_passwords_and_cross_site_writes(server):
     assert dora.ok("GET", "/api/me")["name"] == who
     dora.ok("POST", "/api/logout")
     assert dora.get("/api/me").status_code == 401
+    # an ended session is an error even where spectators are welcome: the client thinks it is
+    # logged in; without credentials, the same match is shown to a spectator
+    assert dora.get(f"/api/matches/{match_id}").status_code == 401
+    assert httpx.get(f"{server.url}/api/matches/{match_id}").json()["viewer"] == "spectator"
     again = Api(server, who, password="password-3", register=False)
     assert again.ok("PATCH", "/api/me", {"email": "dora@example.org"})["email"] == "dora@example.org"
     assert again.http.patch("/api/me", json={"email": "no"}).status_code == 422

@@ -116,8 +116,10 @@ class ScriptIn(Body):
 
 
 class Error(BaseModel):
-    error: str = Field(examples=["illegal_move"])
-    message: str = Field(examples=["'Z9' is not a legal move here; legal moves: A1, B1, ..."])
+    error: str = Field(description="a code: invalid, unauthorized, forbidden, not_found, "
+                                   "conflict, stale, illegal_move, script_refused, too_large, "
+                                   "too_many, script_failed, ...")
+    message: str = Field(description="what is wrong, for people")
 
 
 class Token(BaseModel):
@@ -203,7 +205,22 @@ class Uploaded(BaseModel):
 def errors(*codes: int) -> dict:
     """The error answers a route documents (each is JSON: ``Error``).  Any request can be
     malformed: 422 is always among them."""
-    return {code: {"model": Error} for code in sorted({*codes, 422})}
+    return {code: {"model": Error, "description": ERROR_TEXT[code]} for code in sorted({*codes, 422})}
+
+
+ERROR_TEXT = {
+    401: "not logged in, or the session has ended",
+    403: "not allowed: not your match, not your turn, not your match to cancel, a quota, or a "
+         "write from another site's page",
+    404: "no such match, game, user or invitation",
+    409: "the match is not in a state for this (not running, nothing to accept), or moved on "
+         "since you looked (`stale`, with the current position in `match`)",
+    413: "too large",
+    422: "the request is invalid: a bad field, an illegal move (with the game's reason), a "
+         "refused script (with the checker's `diagnostics`)",
+    429: "too many uploads this hour",
+    502: "the game's script failed (an error, or a time or memory limit)",
+}
 
 
 # -- the application --------------------------------------------------------------------------------
@@ -299,7 +316,10 @@ def create_app(settings: Settings) -> FastAPI:
             clock.cancel()
             await run_in_threadpool(services.close)
 
-    app = FastAPI(
+    # FastAPIOffline: FastAPI whose /docs page loads Swagger UI from this server (not from a
+    # CDN), so that the documentation works on a server without the Internet.
+    from fastapi_offline import FastAPIOffline
+    app = FastAPIOffline(
         title="nomv server", version=__version__, lifespan=lifespan,
         description="Play any nomv game online: accounts, matches between people and computer "
                     "players, moves guarded by ply, draws and takebacks, time per move, uploads "
@@ -370,8 +390,15 @@ def _token(request_or_ws) -> tuple[str | None, str | None]:
 
 def _routes(app: FastAPI, s: Services) -> None:
     def optional_user(request: Request) -> User | None:
+        """The user, or None without credentials (a spectator); credentials that name no
+        session are an error, not a spectator: the client believes it is logged in."""
         _how, token = _token(request)
-        return s.accounts.session_user(token) if token else None
+        if not token:
+            return None
+        found = s.accounts.session_user(token)
+        if found is None:
+            raise Unauthorized("this session has ended: log in again")
+        return found
 
     def user(request: Request) -> User:
         how, token = _token(request)

@@ -118,10 +118,12 @@ class _Entry:
 class _Loaded:
     """One loaded script and the positions of its matches, used from one thread."""
 
-    def __init__(self, script: Script, limits: dict):
+    def __init__(self, script: Script, limits: dict, threaded: bool = True):
         self.script = script
         self.limits = limits
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}")
+        # (a Searcher's scripts are used on the searcher's own thread: they need none)
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}") \
+            if threaded else None
         self.game: Game | None = None
         self.entries: dict[int, _Entry] = {}
 
@@ -420,8 +422,7 @@ class Searcher:
     def _get(self, sha256: str) -> _Loaded:
         loaded = self._loaded.get(sha256)
         if loaded is None:
-            loaded = self._loaded[sha256] = _Loaded(self.scripts(sha256), self.limits)
-            loaded.thread.shutdown(wait=False)  # a searcher's scripts are used on its own thread
+            loaded = self._loaded[sha256] = _Loaded(self.scripts(sha256), self.limits, threaded=False)
             while len(self._loaded) > self.cache_scripts:
                 _, old = self._loaded.popitem(last=False)
                 old.close()
