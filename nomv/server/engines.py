@@ -410,7 +410,7 @@ class Searcher:
     waits for, nor holds up, people's moves.  Use from one thread."""
 
     def __init__(self, scripts: Callable[[str], Script], limits: dict, cache_scripts: int = 4,
-                 cache_positions: int = 64):
+                 cache_positions: int = 8):
         self.scripts = scripts
         self.limits = limits
         self.cache_scripts = cache_scripts
@@ -444,6 +444,8 @@ class Searcher:
         pos = entry.position
         if pos.to_move != seat:
             raise Illegal(f"it is not seat {seat}'s turn")
+        # The agent (and its search tree, in the game's runtime) is kept while the match is
+        # in this searcher's cache: the next search starts from what this one learnt.
         kept = entry.agents.get(seat)
         if kept is None or kept[0] != spec:
             kept = entry.agents[seat] = (spec, make_agent(spec, seed))
@@ -451,7 +453,11 @@ class Searcher:
             move: Move = kept[1].choose(pos)
         except ScriptError as exc:
             loaded.entries.pop(key.id, None)
-            raise script_failed(exc, "during the computer player's search") from None
+            if exc.kind != "memory" or kept[1].last is None and len(entry.agents) <= 1:
+                raise script_failed(exc, "during the computer player's search") from None
+            # Out of memory with trees kept from earlier searches: once more, from nothing.
+            loaded.close()
+            return self.choose(key, load_moves, seat, spec, seed)
         except NomvError as exc:
             raise Invalid(str(exc)) from None
         return list(move.steps)

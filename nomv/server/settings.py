@@ -26,9 +26,10 @@ class Settings:
     #: The address people reach the server at, for links in e-mails and invitations
     #: (default: the address of the request, or http://HOST:PORT).
     public_url: str | None = None
-    #: Limits of every call into a game script (as on the desktop): CPU seconds, bytes.
+    #: Limits of every call into a game script, the desktop's: CPU seconds, bytes of a game's
+    #: Lua heap (a computer player's search tree lives there too).
     time_limit: float = 1.5
-    memory_limit: int = 256 << 20
+    memory_limit: int = 1 << 30
     #: Computer seats: searches at once, and the strongest player a seat may ask for.
     searches: int = max(1, (os.cpu_count() or 2) // 2)
     computer_seconds: float = 3.0
