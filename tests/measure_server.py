@@ -26,21 +26,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serverlib import Api, Server  # noqa: E402
 
 
-def tree_rss_mb(pid: int) -> tuple[float, int]:
-    """Resident memory of a process and all its descendants (Linux /proc), and their count."""
-    total, count, todo = 0, 0, [pid]
+def tree_rss_mb(pid: int) -> tuple[float, list[float]]:
+    """Resident memory of a process and all its descendants (Linux /proc), in all and each."""
+    total, each, todo = 0, [], [pid]
     while todo:
         p = todo.pop()
         try:
             status = Path(f"/proc/{p}/status").read_text()
-            total += int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS")))
-            count += 1
+            kb = int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS")))
+            total += kb
+            each.append(round(kb / 1024))
             for task in Path(f"/proc/{p}/task").iterdir():
                 children = (task / "children").read_text().split()
                 todo.extend(int(c) for c in children)
         except (OSError, StopIteration):
             continue
-    return total / 1024, count
+    return total / 1024, each
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -78,10 +79,10 @@ def main() -> None:
                 r = mover.move(match_id, state["ply"], rng.choice(state["legal"]))
                 latencies.append(time.perf_counter() - t)
                 assert r.status_code == 200, r.text
-        rss, processes = tree_rss_mb(server.process.pid)
+        rss, each = tree_rss_mb(server.process.pid)
         health = alice.ok("GET", "/api/health")
-        print(f"memory: {rss:.0f} MB in {processes} processes with {health['cached_positions']} matches "
-              f"in memory ({base:.0f} MB before any match)")
+        print(f"memory: {rss:.0f} MB in {len(each)} processes ({', '.join(map(str, each))} MB: the server "
+              f"first) with {health['cached_positions']} matches in memory ({base:.0f} MB before any match)")
         print(f"move through the API: median {1000 * statistics.median(latencies):.1f} ms, "
               f"95th percentile {1000 * percentile(latencies, 0.95):.1f} ms ({len(latencies)} moves)")
 

@@ -63,3 +63,14 @@ def test_nomv_serve_refuses_bad_options_and_a_database_it_cannot_reach(tmp_path)
     done = serve("--db", f"postgresql://nomv:secret@127.0.0.1:{free_port()}/nomv")
     assert done.returncode == 1 and "cannot use the database postgresql://nomv:***@" in done.stderr
     assert "secret" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_nomv_serve_help_lists_its_options(capsys):
+    from nomv.cli import main
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--db URL", "--host", "--port", "--smtp URL", "--searches", "--time-limit",
+                   "--max-scripts", "--min-time-per-move"):
+        assert option in out, option
