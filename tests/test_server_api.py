@@ -409,6 +409,18 @@ def test_challenges_invitations_cancel_and_decline(server):
         assert r.status_code == 422 and words in r.json()["message"], (body, r.text)
 
 
+def test_my_matches_list_those_waiting_for_my_move_first(server):
+    alice, bob = people(server)
+    theirs = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    assert alice.move(theirs, 0, "b2").status_code == 200          # now bob's turn
+    mine = challenge(bob, [alice], "tictactoe", [alice.name, bob.name])           # alice's turn
+    asked = bob.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [bob.name, alice.name]}, 201)["id"]
+    listed = alice.ok("GET", "/api/me/matches")
+    assert [m["id"] for m in listed] == [mine, asked, theirs]
+    assert listed[0]["your_turn"] and listed[1]["to_answer"] and not listed[2]["your_turn"]
+    assert [m["id"] for m in bob.ok("GET", "/api/me/matches")][0] == theirs
+
+
 def test_ratings_and_standings_for_three_players(server):
     players = people(server, 3)
     names = [p.name for p in players]
