@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from nomv.limits import Limits
 from nomv.checker import CODES, check
 from nomv.checker.report import line_ranges, wilson
 from nomv.cli import main
@@ -30,7 +31,7 @@ BAD_SCRIPTS = sorted(BAD.glob("*.lua"))
 @pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
 def test_broken_script_reports_its_code_and_line(path):
     code, line = expectation(path)
-    report = check(path, time_limit=0.5, memory_limit=64 << 20, **FAST)
+    report = check(path, limits=Limits(0.5, 64 << 20), **FAST)
     found = [(d.code, d.line) for d in report.diagnostics]
     assert (code, line) in found, f"expected {code} at line {line}, got {found}"
     text = report.format()
@@ -83,7 +84,7 @@ def test_coverage_names_the_unreachable_rule(tmp_path):
 
 
 def test_a_broken_script_does_not_stop_the_others(tmp_path):
-    report = check([BAD / "e101_time_limit.lua", GAMES / "tictactoe.lua"], time_limit=0.5, **FAST)
+    report = check([BAD / "e101_time_limit.lua", GAMES / "tictactoe.lua"], limits=Limits(time=0.5), **FAST)
     assert [s.has_error() for s in report.scripts] == [True, False]
     assert "E101" in report.codes()
 
