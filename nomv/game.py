@@ -20,7 +20,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, overload
 
 from . import catalog
 from .engine import Call, Engine, LuaEngine, State
@@ -542,8 +542,18 @@ class Position:
 
     # -- changing the position ---------------------------------------------------------------
 
-    def play(self, move: Move | str | Sequence[str]) -> Move:
-        """Plays a legal move (a Move, its notation, or its list of steps) and returns it."""
+    @overload
+    def play(self, move: Move) -> Move: ...
+    @overload
+    def play(self, move: str) -> Move: ...
+    @overload
+    def play(self, move: list[str] | tuple[str, ...]) -> Move: ...
+
+    def play(self, move: Move | str | list[str] | tuple[str, ...]) -> Move:
+        """Plays a legal move and returns it.  ``move`` is a :class:`Move`, a text in the
+        game's notation (a ``str`` is always notation: ``"D4-D2"``), or a list or tuple of step
+        ids (``["D4", "D2"]``).  Raises :class:`IllegalMoveError` (a ``ValueError``) naming the
+        legal moves when it is not legal, :class:`GameOverError` when the game is over."""
         outcome = self.outcome()
         if outcome is not None:
             raise GameOverError(f"the game is over ({outcome.describe(self.game.players)}); no more moves")
