@@ -132,3 +132,26 @@ def test_checking_in_parallel_reports_the_same_in_order():
     assert [s.path for s in two.scripts] == [str(p) for p in paths]
     assert [(d.code, d.line) for d in two.diagnostics] == [(d.code, d.line) for d in one.diagnostics]
     assert any(d.code == "E052" for d in two.diagnostics)
+
+
+def test_a_script_that_is_not_utf8_is_named_so_not_an_internal_error(tmp_path, capsys):
+    path = tmp_path / "latin1.lua"
+    path.write_bytes("-- a game\n-- caf\xe9 \n return {}\n".encode("latin-1"))
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr()
+    assert f"{path}:2: error[E100]: the script is not UTF-8 text: byte 0xe9" in out.out
+    assert "internal error" not in out.out + out.err
+
+
+def test_contract_errors_carry_the_code_the_host_gave():
+    # A hook that breaks its contract: the host names the code, and the API passes it on.
+    import nomv
+    from conftest import MINIMAL
+    broken = MINIMAL.replace("return {winner = 1}", "return {winner = 7}")
+    pos = nomv.Game(broken, "broken.lua").start(seed=1)
+    for _ in range(3):
+        pos.play(pos.legal_moves[0])
+    with pytest.raises(nomv.ScriptError) as err:
+        pos.outcome()
+    assert err.value.code == "E053" and "winner must be a player number from 1 to 2, got 7" in err.value.message
+    assert err.value.line == MINIMAL.split("\n").index("  result = function(s)") + 1
