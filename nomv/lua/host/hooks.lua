@@ -11,15 +11,16 @@ local G  -- the game table
 P.on_game(function(game) G = game end)
 function P.game() return G end
 
-function P.need(name)
+local function need(name)
   local f = G[name]
   if type(f) ~= "function" then contract("E010", format("the game has no %s function", name)) end
   return f
 end
+P.need = need
 
 -- setup() and play() with a generator for their chance, checking what they return.
 function P.setup_with(opts, rng)
-  local state = P.need("setup")(opts, rng)
+  local state = need("setup")(opts, rng)
   if type(state) ~= "table" then
     contract("E040", format("setup must return a table (the state), but it returned %s", describe(state)))
   end
@@ -47,8 +48,9 @@ function P.chance_plays() return chance_plays end
 
 -- play() outside a loop: its chance comes from the state's own generator position (_rng), which
 -- the new state carries on.
+local game_rng   -- one reusable generator for chance inside play(), from init
 function P.do_play(state, mv)
-  local game_rng = P.game_rng
+  game_rng = game_rng or P.game_rng
   game_rng:load(state._rng)
   local new = play_with(state, mv, game_rng)
   if game_rng.used then new._rng = game_rng:save(); chance_plays = chance_plays + 1

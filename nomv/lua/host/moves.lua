@@ -49,6 +49,7 @@ function P.running_moves(state)
   return ms
 end
 
+local set_hook = P.set_hook
 local move_cache = setmetatable({}, {__mode = "k"})
 local LISTING = {}  -- in move_cache while a position's moves are being listed
 
@@ -59,13 +60,13 @@ function P.cached_moves(state)
   if ms == LISTING then
     -- The last listing failed.  Not again: a failure can be costly (a stack overflow takes
     -- Lua 5.4 a second), and the notations asked with the moves would double it.
-    P.set_hook("moves")
+    set_hook("moves")
     contract(nil, "moves failed on this position already (see its first error)")
   end
   if not ms then
     move_cache[state] = LISTING
     -- Errors while listing are errors of moves(), whichever request needed the list.
-    local asked = P.set_hook("moves")
+    local asked = set_hook("moves")
     ms = list_moves(state)
     if #ms > MAX_MOVES then
       contract("E050", format("moves returned %d moves; a position may have at most %d", #ms, MAX_MOVES))
@@ -73,7 +74,7 @@ function P.cached_moves(state)
     for i = 1, #ms do check_move(ms[i], i) end
     if #ms == 0 and not P.is_over(state) then P.dead_end() end
     move_cache[state] = ms
-    P.set_hook(asked)
+    set_hook(asked)
   end
   return ms
 end
