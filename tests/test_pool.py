@@ -30,7 +30,7 @@ def test_many_positions_of_several_games_share_a_few_processes(pool):
         pos.play(pos.legal_moves[i % len(pos.legal_moves)])
     assert len(pool.running()) == 2          # twelve positions, two games, two processes
     # every position kept its own state
-    for i, pos in enumerate(positions):
+    for pos in positions:
         assert pos.ply == 1 and pos.outcome() is None
     assert {positions[0].to_move, positions[1].to_move} == {2}
 
