@@ -10,9 +10,11 @@ The core API::
 from .errors import (GameNotFoundError, GameOverError, IllegalMoveError, LimitError, NomvError,
                      OptionError, RecordError, ScriptError)
 from .game import Game, Move, Outcome, PlayoutStats, Position
+from .limits import Limits
+from .pool import EnginePool
 from .record import Record
 
 __version__ = "0.1.0"
 __all__ = ["Game", "Position", "Move", "Outcome", "PlayoutStats", "Record", "NomvError",
            "ScriptError", "LimitError", "OptionError", "IllegalMoveError", "GameOverError",
-           "RecordError", "GameNotFoundError", "__version__"]
+           "RecordError", "GameNotFoundError", "Limits", "EnginePool", "__version__"]

@@ -14,6 +14,7 @@ from . import __version__, catalog
 from .engine import runtime_name
 from .errors import IllegalMoveError, NomvError
 from .game import Game, Position
+from .limits import Limits
 
 
 class UsageError(NomvError):
@@ -43,7 +44,7 @@ _loaded: list[Game] = []
 
 
 def _load(args) -> Game:
-    game = Game.load(args.game, runtime=args.lua)
+    game = Game.load(args.game, runtime=args.lua, limits=args.limits)
     _loaded.append(game)
     return game
 
@@ -122,7 +123,7 @@ def cmd_list(args) -> int:
     rows = []
     for found in catalog.all_games():
         try:
-            game = Game.load(str(found.path), runtime=args.lua)
+            game = Game.load(str(found.path), runtime=args.lua, limits=args.limits)
         except NomvError as exc:
             rows.append({"name": found.name, "origin": found.origin, "path": str(found.path),
                          "error": str(exc)})
@@ -245,7 +246,7 @@ def cmd_play(args) -> int:
                         "use --text to play in the terminal")
     if args.open:
         record = Record.load(args.open)
-        pos = record.replay(runtime=args.lua, where=args.open)
+        pos = record.replay(runtime=args.lua, where=args.open, limits=args.limits)
         seats = parse_seats(args.players or ",".join(record.players or []) or None, pos.players)
     elif args.game:
         pos = _start(args, _load(args))
@@ -256,7 +257,8 @@ def cmd_play(args) -> int:
         seats = parse_seats(args.players, pos.players)
     elif gui:
         games = catalog.all_games()
-        pos = Game.load(str(games[0].path) if games else "trinim", runtime=args.lua).start(seed=args.seed)
+        pos = Game.load(str(games[0].path) if games else "trinim", runtime=args.lua,
+                        limits=args.limits).start(seed=args.seed)
         seats = parse_seats(args.players, pos.players)
     else:
         raise UsageError("give a GAME to play or --open FILE")
@@ -410,15 +412,11 @@ def cmd_check(args) -> int:
     paths = []
     for name in args.scripts:
         paths.append(name if name.endswith(".lua") or os.sep in name else str(catalog.find(name).path))
-    limits: dict[str, Any] = {}  # the checker's own defaults (2 s, 256 MB) unless given
-    if args.time_limit is not None:
-        limits["time_limit"] = float(args.time_limit)
-    if args.memory_mb is not None:
-        limits["memory_limit"] = int(float(args.memory_mb) * 2**20)
     report = check(paths, playouts=args.playouts, seed=args.seed,
                    options=_option_pairs(args.option) or None, text_options=True,
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
-                   extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1, **limits)
+                   extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1,
+                   limits=args.limits)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -451,21 +449,18 @@ def cmd_serve(args) -> int:
         settings.db = args.db
     if not (0 <= args.port <= 65535):
         raise UsageError(f"--port must be from 0 to 65535, got {args.port}")
-    limits = {"time_limit": args.time_limit, "memory_mb": args.memory_mb}
-    if limits["time_limit"] is not None or os.environ.get("NOMV_TIME_LIMIT"):
-        settings.time_limit = float(limits["time_limit"] or os.environ["NOMV_TIME_LIMIT"])
-    if limits["memory_mb"] is not None or os.environ.get("NOMV_MEMORY_MB"):
-        settings.memory_limit = int(float(limits["memory_mb"] or os.environ["NOMV_MEMORY_MB"]) * 2**20)
+    # The desktop's limits (changed by NOMV_TIME_LIMIT, NOMV_MEMORY_MB, --time-limit, --memory-mb)
+    settings.time_limit, settings.memory_limit = args.limits.time, args.limits.memory
     if args.lua:
         os.environ["NOMV_LUA"] = args.lua   # every game the server loads, in every worker
-    for name in ("public_url", "smtp", "mail_from", "searches", "computer_seconds",
+    for name in ("public_url", "smtp", "mail_from", "processes", "searches", "computer_seconds",
                  "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
                  "session_days", "log_level"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
-    for name in ("searches", "cache_positions", "cache_scripts", "check_playouts"):
+    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days"):
@@ -495,6 +490,20 @@ def cmd_serve(args) -> int:
 
 # -- the parser -------------------------------------------------------------------------------
 
+def _limits(args) -> Limits:
+    """The limits of the games this command loads: the defaults (the checker's own for
+    ``nomv check``), changed by NOMV_TIME_LIMIT and NOMV_MEMORY_MB, then by --time-limit and
+    --memory-mb."""
+    if args.command == "check":
+        from .checker.core import DEFAULT_LIMITS
+        base = Limits.from_env(default=DEFAULT_LIMITS)
+    else:
+        base = Limits.from_env()
+    time, memory = getattr(args, "time_limit", None), getattr(args, "memory_mb", None)
+    return base.with_(time=None if time is None else float(time),
+                      memory_mb=None if memory is None else float(memory))
+
+
 def _limit(text: str) -> str:
     try:
         value = float(text)
@@ -505,25 +514,16 @@ def _limit(text: str) -> str:
     return text
 
 
-def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--lua", choices=["jit", "5.4"], default=None,
-                        help="Lua runtime: jit (LuaJIT 2.1, default) or 5.4; or set NOMV_LUA")
-    common.add_argument("--time-limit", type=_limit, metavar="SECONDS", default=None,
-                        help="CPU seconds a script may take for one call, 0 for none "
-                             "(default 1.5, for nomv check 2; or set NOMV_TIME_LIMIT)")
-    common.add_argument("--memory-mb", type=_limit, metavar="MB", default=None,
-                        help="memory a game's script may use, 0 for no limit "
-                             "(default 1024, for nomv check 256; or set NOMV_MEMORY_MB)")
-    parser = _Parser(prog="nomv", description="Play and write abstract board games as Lua scripts.")
-    parser.add_argument("--version", action="version", version=f"nomv {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
+def _add_list(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv list``."""
     p = sub.add_parser("list", parents=[common], help="list the games nomv can find",
                        description="List bundled and user games with their players, options and variants.")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_list)
 
+
+def _add_play(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv play``."""
     p = sub.add_parser("play", parents=[common], help="play a game in a window (or in the terminal)",
                        description="Play a game in a window: click the highlighted places to enter "
                                    "moves. With --text (or without a display), type moves in the "
@@ -539,6 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", metavar="CODE", help="language of the window, e.g. en or it (default: the system's)")
     p.set_defaults(func=cmd_play)
 
+
+def _add_render(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv render``."""
     p = sub.add_parser("render", parents=[common], help="draw a position to a PNG file",
                        description="Draw the position after the given moves to a PNG with the "
                                    "window's drawing code, without a display.")
@@ -552,6 +555,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="FILE.png", help="where to write the picture")
     p.set_defaults(func=cmd_render)
 
+
+def _add_playout(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv playout``."""
     p = sub.add_parser("playout", parents=[common], help="play random games inside Lua and report figures",
                        description="Play N uniformly random games and print games/s, lengths and results.")
     _add_game_args(p)
@@ -560,6 +566,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_playout)
 
+
+def _add_match(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv match``."""
     p = sub.add_parser("match", parents=[common], help="play computer players against each other",
                        description="Play N games between computer players, seats taking turns, several "
                                    "at once; print wins, draws, each player's score with a 95% "
@@ -581,6 +590,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_match)
 
+
+def _add_bench(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv bench``."""
     p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s and moves/s on both runtimes, perft, MCTS, GUI frames",
                        description="Print figures: random playouts/s and moves generated/s of every bundled "
                                    "game and variant under LuaJIT and Lua 5.4, perft speed, the computer "
@@ -595,6 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_bench)
 
+
+def _add_perft(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv perft``."""
     p = sub.add_parser("perft", parents=[common], help="count move sequences (tests move generators)",
                        description="Count the move sequences of a given length from the start "
                                    "(a finished game counts once).  The count is the last line.")
@@ -604,6 +619,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="also print the count below each first move")
     p.set_defaults(func=cmd_perft)
 
+
+def _add_show(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv show``."""
     p = sub.add_parser("show", parents=[common], help="print a position as text",
                        description="Print the position after the given moves, whose turn it is, and the legal moves.")
     _add_game_args(p)
@@ -611,6 +629,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_show)
 
+
+def _add_check(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv check``."""
     p = sub.add_parser("check", parents=[common], help="find mistakes in game scripts",
                        description="Check game scripts: static checks, then seeded random games of "
                                    "the defaults, every variant and the options' extremes, checked at "
@@ -629,6 +650,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)
 
+
+def _add_serve(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv serve``."""
     p = sub.add_parser("serve", parents=[common], help="run a server to play online (JSON API, WebSockets)",
                        description="Run nomv's server: accounts, matches between people and computer "
                                    "players, live or by correspondence, uploads of game scripts, "
@@ -643,6 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--smtp", metavar="URL", help="send \"your turn\" e-mails through this SMTP server: "
                    "smtp://[user:password@]host[:port][?starttls=1] or smtps://...")
     p.add_argument("--mail-from", metavar="ADDRESS", help="the sender of e-mails (default nomv@localhost)")
+    p.add_argument("--processes", type=int, metavar="N", help="worker processes running the games of "
+                   "people's matches, each serving many games (default 2)")
     p.add_argument("--searches", type=int, metavar="N", help="computer players searching at once "
                    "(default: half the CPUs, at least 1)")
     p.add_argument("--computer-seconds", type=float, metavar="S", help="the longest a computer seat may "
@@ -651,8 +677,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "computer seat may ask for (default 200000)")
     p.add_argument("--cache-positions", type=int, metavar="N", help="matches kept in memory (default "
                    "2000); others are replayed from the database when needed")
-    p.add_argument("--cache-scripts", type=int, metavar="N", help="game scripts kept loaded, each in a "
-                   "worker process (default 16)")
+    p.add_argument("--cache-scripts", type=int, metavar="N", help="game scripts kept loaded in the "
+                   "worker processes (default 16)")
     p.add_argument("--max-script-kb", type=float, metavar="KB", help="largest uploaded script (default 256)")
     p.add_argument("--max-scripts", type=int, metavar="N", help="scripts a user may upload (default 20)")
     p.add_argument("--uploads-per-hour", type=int, metavar="N", help="uploads a user may try an hour "
@@ -672,12 +698,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="default info")
     p.set_defaults(func=cmd_serve)
 
+
+def _add_new(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv new``."""
     p = sub.add_parser("new", parents=[common], help="write a starter game script",
                        description="Write a commented, working starter game (a small game on a square "
                                    "grid) to your games folder, or to --path. Never overwrites a file.")
     p.add_argument("name", metavar="NAME", help="the new game's name (letters, digits, _ and -)")
     p.add_argument("--path", metavar="DIR_OR_FILE", help="where to write it instead of your games folder")
     p.set_defaults(func=cmd_new)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: the options every command shares, then each command's own."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--lua", choices=["jit", "5.4"], default=None,
+                        help="Lua runtime: jit (LuaJIT 2.1, default) or 5.4; or set NOMV_LUA")
+    common.add_argument("--time-limit", type=_limit, metavar="SECONDS", default=None,
+                        help="CPU seconds a script may take for one call, 0 for none "
+                             "(default 1.5, for nomv check 2; or set NOMV_TIME_LIMIT)")
+    common.add_argument("--memory-mb", type=_limit, metavar="MB", default=None,
+                        help="memory a game's script may use, 0 for no limit "
+                             "(default 1024, for nomv check 256; or set NOMV_MEMORY_MB)")
+    parser = _Parser(prog="nomv", description="Play and write abstract board games as Lua scripts.")
+    parser.add_argument("--version", action="version", version=f"nomv {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_list(sub, common)
+    _add_play(sub, common)
+    _add_render(sub, common)
+    _add_playout(sub, common)
+    _add_match(sub, common)
+    _add_bench(sub, common)
+    _add_perft(sub, common)
+    _add_show(sub, common)
+    _add_check(sub, common)
+    _add_serve(sub, common)
+    _add_new(sub, common)
     return parser
 
 
@@ -697,11 +753,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if args.lua:
             runtime_name(args.lua)
-        # Limits reach every game this command loads (the computer's copy in the window too).
-        if getattr(args, "time_limit", None) is not None:
-            os.environ["NOMV_TIME_LIMIT"] = args.time_limit
-        if getattr(args, "memory_mb", None) is not None:
-            os.environ["NOMV_MEMORY_MB"] = args.memory_mb
+        args.limits = _limits(args)
         if args.command in ("playout", "perft"):
             # Long loops run inside Lua where Python cannot see Ctrl+C: let it end the process.
             signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -1,256 +1,400 @@
-"""One game script running in its own sandboxed Lua runtime.
+"""The engine interface: typed requests about a game script, answered by its Lua runtime.
 
-The :class:`LuaEngine` is the only code that talks to lupa.  Its requests take and return plain
-data (state handles are opaque), so the same interface can later be served by a worker process
-that the host can kill.  Python crosses into Lua once per request: playouts and perft loop
-inside Lua.
+:class:`Engine` is the one interface every front end uses (the Python API in :mod:`nomv.game`,
+the computer players, the checker, the server).  Two classes implement it:
+
+* :class:`LuaEngine` runs the script's runtime in this process (fast calls; but a loop that
+  LuaJIT compiled cannot be stopped);
+* :class:`~nomv.worker.WorkerEngine` sends the requests to a worker process of an
+  :class:`~nomv.pool.EnginePool`, which kills the process when a request runs over the time
+  limit.
+
+Both inherit every typed method from :class:`EngineBase`, which turns Python arguments into
+the wire form and raw replies back into Python values in one place (:data:`CODEC`): JSON text
+is decoded, Lua's 1-based move numbers become 0-based indices and back.  A subclass only
+transports raw requests (:meth:`EngineBase._send`, :meth:`EngineBase._send_batch`).
+
+A move from a click to the script: ``Position.play`` → ``Engine.play(state, index)`` →
+``CODEC["play"]`` (index + 1) → ``_send`` (in-process, or over a worker's pipe) →
+``HostRuntime.call("play", ...)`` → ``H.play`` in ``nomv/lua/host/requests.lua`` → the script's
+``play``; the new state comes back as a handle.
 """
 from __future__ import annotations
 
 import json
-import os
-from importlib import import_module
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Literal, NamedTuple, Protocol, Sequence, TypeVar, runtime_checkable
 
-from .errors import LimitError, NomvError, ScriptError
+from .errors import ScriptError
+from .limits import Limits
+from .runtime import PREVIOUS, HostRuntime, RawReply, runtime_name
 
-LUA_DIR = Path(__file__).with_name("lua")
-LIBRARY = ("rng", "util", "grid")
+__all__ = ["Engine", "EngineBase", "LuaEngine", "Call", "Reply", "Request", "State", "CODEC", "runtime_name"]
 
-#: Runtime names accepted by ``--lua`` and ``NOMV_LUA``, mapped to lupa's modules.
-RUNTIMES = {"jit": "lupa.luajit21", "luajit": "lupa.luajit21", "5.4": "lupa.lua54", "lua54": "lupa.lua54"}
-DEFAULT_TIME_LIMIT = 1.5          # seconds for one call of a script function (or one game of
-                                  # a playout, one node of perft): a hang is reported in < 2 s
-DEFAULT_MEMORY_LIMIT = 1 << 30    # bytes for one game's whole Lua runtime
-
-_sources: dict[str, str] = {}
+#: A state inside the engine: a Lua table in this process, or a handle to one in a worker.
+#: Opaque to callers: only requests of the same engine take it.
+State = Any
 
 
-def _source(name: str) -> str:
-    if name not in _sources:
-        _sources[name] = (LUA_DIR / f"{name}.lua").read_text(encoding="utf-8")
-    return _sources[name]
+class Call(NamedTuple):
+    """One request in a batch: the name of an :class:`Engine` method and its arguments."""
+
+    request: str
+    args: tuple[Any, ...]
 
 
-def runtime_name(name: str | None = None) -> str:
-    """The canonical runtime name (``jit`` or ``5.4``) from an argument or ``NOMV_LUA``."""
-    name = name or os.environ.get("NOMV_LUA") or "jit"
-    if name not in RUNTIMES:
-        raise NomvError(f"unknown Lua runtime {name!r}; choose one of: jit, 5.4")
-    return "jit" if RUNTIMES[name].endswith("luajit21") else "5.4"
+class Reply(NamedTuple):
+    """The answer to one :class:`Call`: ``ok`` with its value, ``error`` with the
+    :class:`~nomv.errors.ScriptError`, or ``skipped`` (not run: a request before it ran over
+    a limit)."""
+
+    status: Literal["ok", "error", "skipped"]
+    value: Any
 
 
-def _limit_from_env(var: str, default: float) -> float:
-    raw = os.environ.get(var)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise NomvError(f"{var}={raw!r} is not a number") from None
-    if value < 0:
-        raise NomvError(f"{var}={raw!r} must not be negative")
+_T = TypeVar("_T")
+
+
+def _json_list(raw: Any) -> list[Any]:
+    value = json.loads(raw)
+    assert isinstance(value, list)
     return value
 
 
-def resolve_limits(time_limit: float | None, memory_limit: int | None) -> tuple[float, int]:
-    """The limits to use: the arguments, else ``NOMV_TIME_LIMIT`` (seconds per call) and
-    ``NOMV_MEMORY_MB`` (megabytes per game), else the defaults.  0 means no limit."""
-    if time_limit is None:
-        time_limit = _limit_from_env("NOMV_TIME_LIMIT", DEFAULT_TIME_LIMIT)
-    if memory_limit is None:
-        memory_limit = int(_limit_from_env("NOMV_MEMORY_MB", DEFAULT_MEMORY_LIMIT / 2**20) * 2**20)
-    return float(time_limit), int(memory_limit)
+def _json_dict(raw: Any) -> dict[str, Any]:
+    value = json.loads(raw)
+    assert isinstance(value, dict)
+    return value
 
 
-class LuaEngine:
-    """A sandboxed Lua runtime holding one loaded game script."""
+def _json_dict_or_none(raw: Any) -> dict[str, Any] | None:
+    return None if raw is None else _json_dict(raw)
 
-    def __init__(self, source: str, path: str, runtime: str | None = None,
-                 time_limit: float | None = None, memory_limit: int | None = None):
-        self.runtime = runtime_name(runtime)
-        self.path = path
-        module = import_module(RUNTIMES[self.runtime])
-        self._errors = (module.LuaError,)
-        self._memory_error = module.LuaMemoryError
-        time_limit, memory_limit = resolve_limits(time_limit, memory_limit)
-        self.time_limit = time_limit
-        self._lua = module.LuaRuntime(register_eval=False, register_builtins=False,
-                                      unpack_returned_tuples=True, max_memory=memory_limit or None)
-        self._lua.globals().python = None
-        host = self._lua.execute(_source("host"), name="@nomv/host.lua", mode="t")
-        self._host = host
-        self._call("init", self._lua.table_from({n: _source(n) for n in LIBRARY + ("search",)}))
-        self._call("set_limit", float(time_limit))
-        self.description: dict[str, Any] = json.loads(self._call("load", source, path))
 
-    # -- the request protocol ---------------------------------------------------------------
+def _json_list_or_none(raw: Any) -> list[Any] | None:
+    return None if raw is None else _json_list(raw)
 
-    def _call(self, request: str, *args: Any) -> Any:
-        try:
-            reply = self._host[request](*args)
-        except self._memory_error:
-            raise LimitError("used more memory than the limit allows", self.path,
-                             hook=request, kind="memory") from None
-        except self._errors as exc:  # only reachable through a bug in host.lua
-            raise ScriptError(f"internal error: {exc}", self.path, hook=request) from None
-        if not isinstance(reply, tuple):
-            reply = (reply,)
-        ok, *values = reply
-        if ok:
-            return values[0] if len(values) == 1 else (tuple(values) if values else None)
-        raise self._script_error(values[0] if values else "{}")
 
-    def _script_error(self, payload: str) -> ScriptError:
-        try:
-            info = json.loads(payload)
-        except (TypeError, ValueError):
-            info = {"message": str(payload)}
-        line = info.get("line")
-        hook = info.get("hook")
-        if not line and hook:
-            # A broken contract is found after the hook returned: point at the hook itself.
-            line = getattr(self, "description", {}).get("hook_lines", {}).get(hook)
-        kind = info.get("kind", "error")
-        cls = LimitError if kind in ("time", "memory") else ScriptError
-        return cls(info.get("message", "unknown error"), self.path, line, hook, kind)
+def _json_any(raw: Any) -> Any:
+    return json.loads(raw)
 
-    def table(self, data: dict | list) -> Any:
-        """Plain Python data as a Lua table (no Python object ever enters the sandbox)."""
-        if isinstance(data, dict):
-            return self._lua.table_from({k: self._plain(v) for k, v in data.items()})
-        return self._lua.table_from([self._plain(v) for v in data])
 
-    def _plain(self, v: Any) -> Any:
-        if isinstance(v, (dict, list, tuple)):
-            return self.table(v if isinstance(v, dict) else list(v))
-        if v is None or isinstance(v, (bool, int, float, str)):
-            return v
-        raise TypeError(f"cannot pass {type(v).__name__} into a script")
+def _state(raw: Any) -> State:
+    return raw
 
-    # -- requests ---------------------------------------------------------------------------
 
-    def check(self, options: dict, given: dict) -> str | None:
-        return self._call("check", self.table(options), self.table(given))
+def _nothing(raw: Any) -> None:
+    return None
 
-    def setup(self, options: dict, seed: list[int]) -> Any:
-        return self._call("setup", self.table(options), self.table(seed))
 
-    def moves(self, state: Any) -> list:
-        return json.loads(self._call("moves", state))
+def _text_or_none(raw: Any) -> str | None:
+    return None if raw is None else str(raw)
 
-    def play(self, state: Any, index: int) -> Any:
-        return self._call("play", state, index + 1)
 
-    def result(self, state: Any, players: int) -> dict | None:
-        raw = self._call("result", state, players)
-        return None if raw is None else json.loads(raw)
+def _int(raw: Any) -> int:
+    return int(raw)
 
-    def to_move(self, state: Any, players: int) -> int | None:
-        return self._call("to_move", state, players)
 
-    def notations(self, state: Any) -> list[str]:
-        return json.loads(self._call("notations", state))
+def _int_or_none(raw: Any) -> int | None:
+    # Lua 5.4 keeps 1.0 a float: the host has checked that it is whole.
+    return None if raw is None else int(raw)
 
-    def parse(self, state: Any, text: str) -> tuple[int | None, str | None]:
-        reply = self._call("parse", state, text)
-        if not isinstance(reply, tuple):
-            reply = (reply, None)
-        index, why = (reply + (None,))[:2]
-        return (None if index is None else index - 1), why
 
-    def scene(self, state: Any) -> dict:
-        return json.loads(self._call("scene", state))
+def _float_or_none(raw: Any) -> float | None:
+    return None if raw is None else float(raw)
 
-    def text(self, state: Any) -> str | None:
-        return self._call("text", state)
 
-    def view(self, state: Any, player: int) -> Any:
-        return self._call("view", state, player)
+def _parsed(raw: Any) -> tuple[int | None, str | None]:
+    if not isinstance(raw, tuple):
+        raw = (raw, None)
+    index, why = (raw + (None,))[:2]
+    return (None if index is None else int(index) - 1), why
 
-    def determinize(self, view: Any, player: int, seed: list[int]) -> Any:
-        """The game's determinize(view, player, rng) (a state handle), or None without one."""
-        return self._call("determinize", view, player, self.table(seed))
 
-    def evaluate(self, state: Any, player: int) -> float | None:
+def _searched(raw: Any) -> dict[str, Any]:
+    result = _json_dict(raw)
+    result["index"] -= 1
+    for m in result["moves"]:
+        m["index"] -= 1
+    return result
+
+
+def _plus_one(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    state, index = args
+    return (state, index + 1)
+
+
+@dataclass(frozen=True)
+class Request(Generic[_T]):
+    """A request of host.lua as the engine sends it: how its arguments go onto the wire
+    (``encode``; most go as they are) and how its raw reply becomes a Python value."""
+
+    name: str
+    decode: Callable[[Any], _T]
+    encode: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None
+
+    def wire(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self.encode(args) if self.encode else tuple(args)
+
+
+CHECK = Request("check", _text_or_none)
+SETUP = Request("setup", _state)
+MOVES = Request("moves", _json_list)
+MOVE_COUNT = Request("move_count", _int)
+PLAY = Request("play", _state, _plus_one)        # Lua counts moves from 1
+RESULT = Request("result", _json_dict_or_none)
+TO_MOVE = Request("to_move", _int_or_none)
+NOTATIONS = Request("notations", _json_list)
+PARSE = Request("parse", _parsed)                # its index back from 1-based
+SCENE = Request("scene", _json_dict)
+TEXT = Request("text", _text_or_none)
+VIEW = Request("view", _state)
+DETERMINIZE = Request("determinize", _state)
+EVALUATE = Request("evaluate", _float_or_none)
+DUMP = Request("dump", _json_any)
+RANDOM_MOVES = Request("random_moves", _json_list_or_none)
+PLAYOUT = Request("playout", _json_dict)
+MOVE_GENERATION = Request("move_generation", _json_dict)
+PERFT = Request("perft", _int)
+PRINTED = Request("printed", _json_list)
+SEARCH_TREE = Request("search_tree", _state)
+SEARCH = Request("search", _searched)            # its indices back from 1-based
+COVERAGE_START = Request("coverage_start", _nothing)
+COVERAGE_PAUSE = Request("coverage_pause", _nothing)
+COVERAGE_STOP = Request("coverage_stop", _json_dict)
+
+#: Every request by name (for batches): the one place where arguments are encoded for the wire
+#: and replies decoded.
+CODEC: dict[str, Request[Any]] = {r.name: r for r in (
+    CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
+    DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
+    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP)}
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """Requests about one game script.  States are opaque handles of the engine that made them;
+    every method raises :class:`~nomv.errors.ScriptError` (or ``LimitError``) for the script's
+    errors, with the script's line and the checker's code where known."""
+
+    runtime: str
+    path: str
+    limits: Limits
+    #: The game table as data (name, title, players, options, variants, fields, hooks, each
+    #: hook's line, ...), from loading the script.
+    description: dict[str, Any]
+
+    # -- a position -------------------------------------------------------------------------
+    def check(self, options: dict[str, Any], given: dict[str, Any]) -> str | None:
+        """The game's ``check(options, given)``: None, or why it refuses the options."""
+    def setup(self, options: dict[str, Any], seed: list[int]) -> State:
+        """The initial state for the options, with the portable generator seeded by ``seed``."""
+    def moves(self, state: State) -> list[Any]:
+        """The legal moves (each its steps, or ``{steps, any_order, label}``); [] only when
+        the game is over."""
+    def move_count(self, state: State) -> int: ...
+    def play(self, state: State, index: int) -> State:
+        """The state after the legal move number ``index`` (0-based, in :meth:`moves`' order)."""
+    def result(self, state: State, players: int) -> dict[str, Any] | None:
+        """None while the game runs, else ``{winner, ranks, scores, reason}``."""
+    def to_move(self, state: State, players: int) -> int | None: ...
+    def notations(self, state: State) -> list[str]: ...
+    def parse(self, state: State, text: str) -> tuple[int | None, str | None]:
+        """The game's ``parse``: (index of the legal move the text names, None) or (None, why)."""
+    def scene(self, state: State) -> dict[str, Any]: ...
+    def text(self, state: State) -> str | None: ...
+    def view(self, state: State, player: int) -> State: ...
+    def determinize(self, view: State, player: int, seed: list[int]) -> State | None: ...
+    def evaluate(self, state: State, player: int) -> float | None: ...
+    def dump(self, state: State) -> Any: ...
+    def random_moves(self, state: State, seed: list[int], n: int) -> list[Any] | None: ...
+    # -- loops inside Lua -------------------------------------------------------------------
+    def playout(self, options: dict[str, Any], seed: list[int], games: int, players: int,
+                max_plies: int) -> dict[str, Any]: ...
+    def move_generation(self, options: dict[str, Any], seed: list[int], games: int,
+                        players: int, max_plies: int) -> dict[str, Any]: ...
+    def perft(self, state: State, depth: int) -> int: ...
+    def search_tree(self, seed: list[int], c: float | None = None,
+                    playout_plies: int | None = None, max_nodes: int | None = None) -> State: ...
+    def search(self, tree: State, state: State, players: int, history: list[str],
+               iterations: int | None, seconds: float | None) -> dict[str, Any]: ...
+    # -- several at once, the author's prints, coverage ---------------------------------------
+    def batch(self, calls: Sequence[Call]) -> list[Reply]: ...
+    def replay(self, options: dict[str, Any], seed: list[int], indices: Sequence[int]) -> list[State]: ...
+    def printed(self) -> list[str]: ...
+    def coverage_start(self, keep: bool = False) -> None: ...
+    def coverage_pause(self) -> None: ...
+    def coverage_stop(self) -> dict[str, Any]: ...
+    def close(self) -> None: ...
+
+
+class EngineBase:
+    """The typed requests of :class:`Engine`, written once over a raw transport."""
+
+    runtime: str
+    path: str
+    limits: Limits
+    description: dict[str, Any]
+
+    # -- the transport: what a subclass provides ---------------------------------------------
+
+    def _send(self, request: str, args: tuple[Any, ...]) -> Any:
+        """Runs one request with wire arguments; returns its raw reply or raises its error."""
+        raise NotImplementedError
+
+    def _send_batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+        """Runs several requests in one go (``HostRuntime.run``'s rules)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Frees what the engine holds (a later request may start it again)."""
+
+    # -- the codec ---------------------------------------------------------------------------
+
+    def _ask(self, request: Request[_T], *args: Any) -> _T:
+        return request.decode(self._send(request.name, request.wire(args)))
+
+    def batch(self, calls: Sequence[Call]) -> list[Reply]:
+        """Several requests in one crossing (one round trip to a worker process instead of
+        several).  A request that runs over a limit ends the batch: the ones after it are
+        ``skipped``, so that a hanging hook costs one time limit, not several."""
+        wire: list[tuple[str, tuple[Any, ...]]] = []
+        for name, args in calls:
+            if name not in CODEC:
+                raise ValueError(f"{name!r} is not a request of the engine")
+            wire.append((name, CODEC[name].wire(args)))
+        out: list[Reply] = []
+        for (name, _), raw in zip(wire, self._send_batch(wire)):
+            if raw.status == "ok":
+                out.append(Reply("ok", CODEC[name].decode(raw.value)))
+            else:
+                out.append(Reply(raw.status, raw.value))
+        return out
+
+    def replay(self, options: dict[str, Any], seed: list[int], indices: Sequence[int]) -> list[State]:
+        """The states of a game: the start from ``options`` and ``seed``, then after each
+        move (``indices`` into each position's legal moves), in one crossing."""
+        calls = [(SETUP.name, (options, seed))] + [(PLAY.name, PLAY.wire((PREVIOUS, i))) for i in indices]
+        states = []
+        for raw in self._send_batch(calls):
+            if raw.status != "ok":
+                if raw.status == "error":
+                    raise raw.value
+                break
+            states.append(raw.value)
+        if len(states) != len(calls):
+            raise ScriptError("the replay stopped early", self.path, hook="play")
+        return states
+
+    # -- the requests --------------------------------------------------------------------------
+
+    def check(self, options: dict[str, Any], given: dict[str, Any]) -> str | None:
+        return self._ask(CHECK, options, given)
+
+    def setup(self, options: dict[str, Any], seed: list[int]) -> State:
+        return self._ask(SETUP, options, seed)
+
+    def moves(self, state: State) -> list[Any]:
+        return self._ask(MOVES, state)
+
+    def move_count(self, state: State) -> int:
+        """How many legal moves there are (cheaper than :meth:`moves` on big positions)."""
+        return self._ask(MOVE_COUNT, state)
+
+    def play(self, state: State, index: int) -> State:
+        return self._ask(PLAY, state, index)
+
+    def result(self, state: State, players: int) -> dict[str, Any] | None:
+        return self._ask(RESULT, state, players)
+
+    def to_move(self, state: State, players: int) -> int | None:
+        return self._ask(TO_MOVE, state, players)
+
+    def notations(self, state: State) -> list[str]:
+        return self._ask(NOTATIONS, state)
+
+    def parse(self, state: State, text: str) -> tuple[int | None, str | None]:
+        return self._ask(PARSE, state, text)
+
+    def scene(self, state: State) -> dict[str, Any]:
+        return self._ask(SCENE, state)
+
+    def text(self, state: State) -> str | None:
+        return self._ask(TEXT, state)
+
+    def view(self, state: State, player: int) -> State:
+        return self._ask(VIEW, state, player)
+
+    def determinize(self, view: State, player: int, seed: list[int]) -> State | None:
+        """The game's determinize(view, player, rng) (a state), or None without one."""
+        return self._ask(DETERMINIZE, view, player, seed)
+
+    def evaluate(self, state: State, player: int) -> float | None:
         """The game's evaluate(state, player), or None without one."""
-        return self._call("evaluate", state, player)
+        return self._ask(EVALUATE, state, player)
 
-    def dump(self, state: Any) -> Any:
-        return json.loads(self._call("dump", state))
+    def dump(self, state: State) -> Any:
+        return self._ask(DUMP, state)
 
-    def playout(self, options: dict, seed: list[int], games: int, players: int, max_plies: int) -> dict:
-        return json.loads(self._call("playout", self.table(options), self.table(seed), games,
-                                     players, max_plies))
+    def random_moves(self, state: State, seed: list[int], n: int) -> list[Any] | None:
+        """n moves from the game's random_move hook (None without one), like :meth:`moves`."""
+        return self._ask(RANDOM_MOVES, state, seed, n)
 
-    def move_generation(self, options: dict, seed: list[int], games: int, players: int,
-                        max_plies: int) -> dict:
+    def playout(self, options: dict[str, Any], seed: list[int], games: int, players: int,
+                max_plies: int) -> dict[str, Any]:
+        return self._ask(PLAYOUT, options, seed, games, players, max_plies)
+
+    def move_generation(self, options: dict[str, Any], seed: list[int], games: int,
+                        players: int, max_plies: int) -> dict[str, Any]:
         """Like :meth:`playout`, but every move is drawn from the full list ``moves`` returns;
         the figures add ``moves``, how many moves were listed in all."""
-        return json.loads(self._call("move_generation", self.table(options), self.table(seed),
-                                     games, players, max_plies))
+        return self._ask(MOVE_GENERATION, options, seed, games, players, max_plies)
 
-    def perft(self, state: Any, depth: int) -> int:
-        return int(self._call("perft", state, depth))
+    def perft(self, state: State, depth: int) -> int:
+        return self._ask(PERFT, state, depth)
 
     def printed(self) -> list[str]:
         """Lines the script printed since the last call (print() is for the script's author)."""
-        return json.loads(self._call("printed"))
+        return self._ask(PRINTED)
 
-    def batch(self, requests: list[tuple[str, tuple]]) -> list[tuple[str, Any]]:
-        """Several requests at once (one crossing to a worker process instead of several):
-        ``[(name, args), ...]`` gives ``[("ok", value) or ("error", ScriptError), ...]``.
-        A request that runs over a limit ends the batch: the ones after it are not run (they
-        give ``("skipped", None)``), so that a hanging hook costs one time limit, not several."""
-        for name, _args in requests:
-            if name.startswith("_") or name in ("batch", "table"):
-                raise ValueError(f"{name!r} cannot be batched")
-        out: list[tuple[str, Any]] = []
-        for name, args in requests:
-            if out and isinstance(out[-1][1], LimitError):
-                out.append(("skipped", None))
-                continue
-            try:
-                out.append(("ok", getattr(self, name)(*args)))
-            except ScriptError as exc:
-                out.append(("error", exc))
-        return out
-
-    # -- computer players (nomv/ai) ------------------------------------------------------------
-
-    def search_tree(self, seed: list[int], c: float | None = None, playout_plies: int | None = None,
-                    max_nodes: int | None = None) -> Any:
+    def search_tree(self, seed: list[int], c: float | None = None,
+                    playout_plies: int | None = None, max_nodes: int | None = None) -> State:
         """A new Monte Carlo search tree (a handle, like a state) for one computer player."""
         config = {"seed": seed, "c": c, "playout_plies": playout_plies, "max_nodes": max_nodes}
-        return self._call("search_tree", self.table({k: v for k, v in config.items() if v is not None}))
+        return self._ask(SEARCH_TREE, {k: v for k, v in config.items() if v is not None})
 
-    def search(self, tree: Any, state: Any, players: int, history: list[str],
-               iterations: int | None, seconds: float | None) -> dict:
+    def search(self, tree: State, state: State, players: int, history: list[str],
+               iterations: int | None, seconds: float | None) -> dict[str, Any]:
         """Searches from ``state`` with ``tree``; ``history`` holds the keys of the moves played
-        since the start (the tree keeps what it learnt below a position it saw coming)."""
-        return json.loads(self._call("search", tree, state, players, self.table(history),
-                                     iterations, seconds))
-
-    # -- for `nomv check` (nomv/checker) ---------------------------------------------------------
+        since the start (the tree keeps what it learnt below a position it saw coming).  The
+        chosen ``index`` and each ranked move's ``index`` count from 0, like :meth:`moves`."""
+        return self._ask(SEARCH, tree, state, players, history, iterations, seconds)
 
     def coverage_start(self, keep: bool = False) -> None:
         """Starts recording which lines of the script run (a line hook; use Lua 5.4).
         With ``keep``, resumes after :meth:`coverage_pause` keeping the lines seen so far."""
-        self._call("coverage_start", keep)
+        self._ask(COVERAGE_START, keep)
 
     def coverage_pause(self) -> None:
-        self._call("coverage_pause")
+        self._ask(COVERAGE_PAUSE)
 
-    def coverage_stop(self) -> dict:
+    def coverage_stop(self) -> dict[str, Any]:
         """Stops recording; returns {"ran": [lines], "active": [lines that can run]}."""
-        return json.loads(self._call("coverage_stop"))
+        return self._ask(COVERAGE_STOP)
 
-    def move_count(self, state: Any) -> int:
-        """How many legal moves there are (cheaper than :meth:`moves` on big positions)."""
-        return int(self._call("move_count", state))
 
-    def random_moves(self, state: Any, seed: list[int], n: int) -> list | None:
-        """n moves from the game's random_move hook (None without one), like :meth:`moves`."""
-        raw = self._call("random_moves", state, self.table(seed), n)
-        return None if raw is None else json.loads(raw)
+class LuaEngine(EngineBase):
+    """The engine in this process: the script's runtime lives here (fast calls, but a loop
+    that LuaJIT compiled cannot be interrupted: use a worker for untrusted scripts)."""
+
+    def __init__(self, source: str, path: str, runtime: str | None = None,
+                 limits: Limits | None = None):
+        self._runtime = HostRuntime(source, path, runtime, limits)
+        self.runtime, self.path, self.limits = self._runtime.runtime, path, self._runtime.limits
+        self.description = self._runtime.description
+
+    def _send(self, request: str, args: tuple[Any, ...]) -> Any:
+        return self._runtime.call(request, *args)
+
+    def _send_batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+        return self._runtime.run(calls)

@@ -18,12 +18,14 @@ class ScriptError(NomvError):
 
     ``path`` and ``line`` point at the script author's own code when known; ``hook`` names the
     function that was running (``setup``, ``moves``, ...); ``kind`` is ``syntax``, ``error``,
-    ``time`` or ``memory``.
+    ``time`` or ``memory``; ``code`` is the checker's code for a broken contract (``E050``: a
+    malformed move, ...; docs/checker.md), given by the host that found it, else None.
     """
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None,
-                 hook: str | None = None, kind: str = "error"):
+                 hook: str | None = None, kind: str = "error", code: str | None = None):
         self.message, self.path, self.line, self.hook, self.kind = message, path, line, hook, kind
+        self.code = code
         super().__init__(str(self))
 
     @property
@@ -41,7 +43,7 @@ class LimitError(ScriptError):
     """A script went over its time or memory limit."""
 
 
-class OptionError(NomvError):
+class OptionError(NomvError, ValueError):
     """A game option is unknown, of the wrong type, out of range, or refused by the game."""
 
     def __init__(self, message: str, option: str | None = None):
@@ -49,7 +51,7 @@ class OptionError(NomvError):
         super().__init__(message)
 
 
-class IllegalMoveError(NomvError):
+class IllegalMoveError(NomvError, ValueError):
     """A move that is not legal in the current position (or text that names no legal move)."""
 
 
@@ -59,3 +61,8 @@ class GameOverError(IllegalMoveError):
 
 class RecordError(NomvError):
     """A saved game cannot be read or replayed.  The message names what and where."""
+
+
+class StaleStateError(ScriptError):
+    """A state handle from a worker process that has since been stopped (an internal signal:
+    :class:`~nomv.game.Position` catches it and replays its moves into a live worker)."""

@@ -20,15 +20,22 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, overload
 
 from . import catalog
-from .engine import LuaEngine
-from .worker import StaleStateError, WorkerEngine, isolation_default
-from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError
+from .engine import Call, Engine, LuaEngine, State
+from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError, StaleStateError
+from .limits import Limits
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
+from .pool import EnginePool
+from .schema import REQUIRED_HOOKS
+from .worker import isolation_default
 
-REQUIRED_HOOKS = ("setup", "moves", "play", "result")
+
+if TYPE_CHECKING:
+    from .record import Record
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +94,7 @@ class Outcome:
         return 1 not in self.ranks
 
     @classmethod
-    def from_json(cls, raw: dict) -> "Outcome":
+    def from_json(cls, raw: dict[str, Any]) -> "Outcome":
         scores = raw.get("scores")
         return cls(raw.get("winner"), tuple(raw["ranks"]),
                    tuple(scores) if scores is not None else None, raw.get("reason"))
@@ -148,24 +155,38 @@ class PlayoutStats:
 
 
 class Game:
-    """A loaded game script.  Load with :meth:`Game.load`; start games with :meth:`start`."""
+    """A loaded game script.  Load with :meth:`Game.load`; start games with :meth:`start`.
+
+    Where the script runs: with a ``pool`` (:class:`~nomv.pool.EnginePool`), on its worker
+    processes, which also serve other games (a server); else, by default, in a pool of one
+    worker process of its own, killed when a call runs over the time limit; with
+    ``isolate=False``, in this process (faster calls, but a loop that LuaJIT compiled cannot be
+    stopped).  ``limits`` default to :meth:`Limits.from_env` (a pool has its own)."""
 
     def __init__(self, source: str, path: str, runtime: str | None = None,
-                 origin: str = "file", time_limit: float | None = None,
-                 memory_limit: int | None = None, isolate: bool | None = None):
+                 origin: str = "file", *, limits: Limits | None = None,
+                 isolate: bool | None = None, pool: EnginePool | None = None):
         self.source = source
         self.path = path
         self.origin = origin
-        self.sha256 = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        self.sha256 = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
         if isolate is None:
-            isolate = isolation_default()
-        #: The script runs in a worker process that is killed when a call runs over the time
-        #: limit (see nomv/worker.py); without isolation, in this process (faster calls, but a
-        #: loop compiled by LuaJIT cannot be stopped).
+            isolate = pool is not None or isolation_default()
+        if pool is not None and not isolate:
+            raise ValueError("a game on a pool runs in its worker processes: isolate=False contradicts pool")
         self.isolated = bool(isolate)
-        engine_class = WorkerEngine if isolate else LuaEngine
-        self.engine = engine_class(source, path, runtime, time_limit, memory_limit)
+        #: The game's own pool (closed with the game), or the one it was given.
+        self._own_pool = pool is None and self.isolated
+        self._pool = EnginePool(1, limits or Limits.from_env()) if self._own_pool else pool
+        #: The engine for requests about the game as a whole (options, playouts); each
+        #: position has its own (the same one, unless the pool has several processes).
+        self.engine: Engine
+        if self._pool is not None:
+            self.engine = self._pool.engine(source, path, runtime)
+        else:
+            self.engine = LuaEngine(source, path, runtime, limits or Limits.from_env())
         self.runtime = self.engine.runtime
+        self.limits = self.engine.limits
         d = self.engine.description
         _check_sizes(d, path)
         self.fields: list[str] = d.get("fields", [])
@@ -179,8 +200,9 @@ class Game:
         if not isinstance(name, str) or not name:
             raise ScriptError("the game table needs a name (a string such as name = \"trinim\")", path)
         self.name: str = name
-        self.title: str = d.get("title") if isinstance(d.get("title"), str) else name
-        self.info: dict = d.get("info") if isinstance(d.get("info"), dict) else {}
+        title, info = d.get("title"), d.get("info")
+        self.title: str = title if isinstance(title, str) else name
+        self.info: dict[str, Any] = info if isinstance(info, dict) else {}
         self.players = PlayerSpec.from_script(d.get("players"), path)
         raw_options = d.get("options") or {}
         if not isinstance(raw_options, dict):
@@ -202,21 +224,28 @@ class Game:
                 raise ScriptError(f"variants[{vname!r}]: {exc}", path) from None
 
     @classmethod
-    def load(cls, name: str | Path, runtime: str | None = None, **limits: Any) -> "Game":
+    def load(cls, name: str | Path, runtime: str | None = None, *, limits: Limits | None = None,
+             isolate: bool | None = None, pool: EnginePool | None = None) -> "Game":
         """Loads a bundled or user game by name, or a script by path."""
         found = catalog.find(str(name))
         return cls(found.path.read_text(encoding="utf-8"), str(found.path), runtime,
-                   found.origin, **limits)
+                   found.origin, limits=limits, isolate=isolate, pool=pool)
+
+    def _position_engine(self) -> Engine:
+        """An engine for a new position: on the pool's next process in turn."""
+        if self._pool is None:
+            return self.engine
+        return self._pool.engine(self.source, self.path, self.runtime)
 
     def __repr__(self) -> str:
         return f"<Game {self.name} from {self.path} on {self.runtime}>"
 
     def close(self) -> None:
-        """Stops the game's worker process now rather than when the game is collected.  The
-        game stays usable: its next call starts a new worker."""
-        close = getattr(self.engine, "close", None)
-        if close is not None:
-            close()
+        """Stops the game's own worker process now rather than when the game is collected (a
+        pool given to the game is left to its owner).  The game stays usable: its next call
+        starts a new worker."""
+        if self._own_pool and self._pool is not None:
+            self._pool.close()
 
     def __enter__(self) -> "Game":
         return self
@@ -233,7 +262,8 @@ class Game:
         """All option values for a game (defaults filled in), checked by the game's own check."""
         return self._resolve(options, variant, text)[0]
 
-    def _resolve(self, options, variant, text) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _resolve(self, options: dict[str, Any] | None, variant: str | None,
+                 text: bool) -> tuple[dict[str, Any], dict[str, Any]]:
         values, given = self.options.resolve(options, variant, text)
         values.setdefault("players", self.players.default)
         message = self.engine.check(values, given)
@@ -262,7 +292,9 @@ class Game:
         return self._random_games(self.engine.move_generation, games, seed, options, variant,
                                   False, max_plies)
 
-    def _random_games(self, request, games, seed, options, variant, text, max_plies) -> PlayoutStats:
+    def _random_games(self, request: Callable[[dict[str, Any], list[int], int, int, int], dict[str, Any]],
+                      games: int, seed: int, options: dict[str, Any] | None, variant: str | None,
+                      text: bool, max_plies: int) -> PlayoutStats:
         values = self.resolve_options(options, variant, text)
         players = int(values["players"])
         start = time.perf_counter()
@@ -280,7 +312,7 @@ MAX_NAME = 200              # characters of the title or a player's name
 MAX_OPTIONS = 200           # options, and variants
 
 
-def _check_sizes(description: dict, path: str) -> None:
+def _check_sizes(description: dict[str, Any], path: str) -> None:
     def walk(value: Any, where: str) -> None:
         if isinstance(value, str) and len(value) > MAX_DATA_TEXT:
             raise ScriptError(f"{where} is {len(value)} characters long; at most {MAX_DATA_TEXT}", path, hook="load")
@@ -332,7 +364,7 @@ class Position:
         self.chosen = dict(options if chosen is None else chosen)
         self.seed = seed
         self.players = int(options.get("players", game.players.default))
-        self._engine = game.engine
+        self._engine = game._position_engine()
         self._states = [self._engine.setup(self.options, seed_words(seed))]
         self._indices: list[int] = []  # the index of each played move among the legal ones
         self._history: list[Move] = []
@@ -342,7 +374,7 @@ class Position:
 
     # -- reading the position ------------------------------------------------------------------
 
-    def _memo(self, key: str, compute):
+    def _memo(self, key: str, compute: Callable[[State], _T]) -> _T:
         cache = self._cache[-1]
         if key not in cache:
             failed = cache.get("!" + key)  # a hook that failed here would again
@@ -355,28 +387,24 @@ class Position:
                 # every frame) would cost the same error, a whole time limit for a hang.
                 cache["!" + key] = exc
                 raise
-        return cache[key]
+        value: _T = cache[key]
+        return value
 
-    def _run(self, compute):
-        """compute(current state).  States live in the game's worker process; if that was
-        killed (a script that ran over its limit), replay the game into the new one first."""
+    def _run(self, compute: Callable[[State], _T]) -> _T:
+        """compute(current state).  States live in a worker process; if that was stopped (a
+        script that ran over its limit), replay the game into a live one first."""
         try:
             return compute(self._states[-1])
         except StaleStateError:
-            self._rebuild()
+            self._engine = self.game._position_engine()
+            self._states = self._engine.replay(self.options, seed_words(self.seed), self._indices)
             return compute(self._states[-1])
 
-    def with_state(self, compute):
+    def with_state(self, compute: Callable[[Engine, State], _T]) -> _T:
         """``compute(engine, state)`` on the current state, for computer players (nomv/ai)
-        that send their own requests to the game's runtime.  If the game's worker process was
-        restarted, the game is first replayed into the new one."""
+        that send their own requests to the game's runtime.  If the position's worker process
+        was stopped, the game is first replayed into a live one."""
         return self._run(lambda state: compute(self._engine, state))
-
-    def _rebuild(self) -> None:
-        states = [self._engine.setup(self.options, seed_words(self.seed))]
-        for index in self._indices:
-            states.append(self._engine.play(states[-1], index))
-        self._states = states
 
     @property
     def ply(self) -> int:
@@ -403,7 +431,7 @@ class Position:
         np = self.players
         try:
             replies = self._run(lambda s: self._engine.batch(
-                [("result", (s, np)), ("to_move", (s, np)), ("moves", (s,)), ("notations", (s,))]))
+                [Call("result", (s, np)), Call("to_move", (s, np)), Call("moves", (s,)), Call("notations", (s,))]))
         except LimitError as exc:
             # The worker was stopped inside one of them: that request gives this error; the
             # others are asked again one by one.
@@ -453,14 +481,8 @@ class Position:
         if self.is_over():  # first: this may fetch the moves (or their error) with the outcome
             return []
 
-        def compute(state):
-            moves = [Move.from_json(m) for m in self._engine.moves(state)]
-            if not moves:
-                line = self.game.engine.description.get("hook_lines", {}).get("moves")
-                raise ScriptError("moves returned no move, but result says the game is not over",
-                                  self.game.path, line, "moves")
-            return moves
-        return self._memo("moves", compute)
+        # (The host refuses an empty list while the game goes on: E052, a dead end.)
+        return self._memo("moves", lambda state: [Move.from_json(m) for m in self._engine.moves(state)])
 
     def notations(self) -> list[str]:
         """The notation of every legal move, in the order of legal_moves."""
@@ -477,7 +499,7 @@ class Position:
         """The legal move that text names, or IllegalMoveError."""
         return self._legal()[self._parse_index(text)]
 
-    def scene(self, player: int | None = None) -> dict:
+    def scene(self, player: int | None = None) -> dict[str, Any]:
         """What to draw: {"items": [...], "bounds": ..., "status": ...} in board units.
 
         With ``player``, the scene of that player's view (hidden information removed)."""
@@ -486,11 +508,11 @@ class Position:
         return self._memo(f"scene:{player}",
                           lambda s: self._engine.scene(self._engine.view(s, player)))
 
-    def state(self) -> dict | list:
+    def state(self) -> Any:
         """The current state as plain data (the runtime's rng position left out)."""
         return _without_rng(self._memo("state", self._engine.dump))
 
-    def view(self, player: int) -> dict | list:
+    def view(self, player: int) -> Any:
         """The current state as ``player`` may know it: the game's ``view`` hook removes what
         that player must not see (another's hidden target, the order of the deck)."""
         if not 1 <= player <= self.players:
@@ -520,10 +542,21 @@ class Position:
 
     # -- changing the position ---------------------------------------------------------------
 
-    def play(self, move: Move | str | Sequence[str]) -> Move:
-        """Plays a legal move (a Move, its notation, or its list of steps) and returns it."""
-        if self.is_over():
-            raise GameOverError(f"the game is over ({self.outcome().describe(self.game.players)}); no more moves")
+    @overload
+    def play(self, move: Move) -> Move: ...
+    @overload
+    def play(self, move: str) -> Move: ...
+    @overload
+    def play(self, move: list[str] | tuple[str, ...]) -> Move: ...
+
+    def play(self, move: Move | str | list[str] | tuple[str, ...]) -> Move:
+        """Plays a legal move and returns it.  ``move`` is a :class:`Move`, a text in the
+        game's notation (a ``str`` is always notation: ``"D4-D2"``), or a list or tuple of step
+        ids (``["D4", "D2"]``).  Raises :class:`IllegalMoveError` (a ``ValueError``) naming the
+        legal moves when it is not legal, :class:`GameOverError` when the game is over."""
+        outcome = self.outcome()
+        if outcome is not None:
+            raise GameOverError(f"the game is over ({outcome.describe(self.game.players)}); no more moves")
         index = self._index(move)
         chosen = self._legal()[index]
         text = self.notations()[index]
@@ -567,7 +600,7 @@ class Position:
             raise ValueError("depth must be 0 or more")
         return self._run(lambda s: self._engine.perft(s, depth))
 
-    def record(self, players: list[str] | None = None):
+    def record(self, players: list[str] | None = None) -> "Record":
         """The game record (script, options, seed, moves) of this position."""
         from .record import Record
         outcome = self.outcome()

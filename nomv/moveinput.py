@@ -20,9 +20,20 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from gettext import NullTranslations
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Protocol, Sequence
 
-_ = NullTranslations().gettext
+_: Callable[[str], str] = NullTranslations().gettext
+
+
+class MoveLike(Protocol):
+    """What MoveInput needs of a move (:class:`nomv.Move` has it)."""
+
+    @property
+    def steps(self) -> tuple[str, ...]: ...
+    @property
+    def any_order(self) -> bool: ...
+    @property
+    def label(self) -> str | None: ...
 
 
 def set_translator(gettext: Callable[[str], str]) -> None:
@@ -76,7 +87,7 @@ class MoveInput:
     :class:`nomv.Move`); ``notations`` optionally gives each move's text for messages.
     """
 
-    def __init__(self, moves: Sequence, notations: Sequence[str] | None = None,
+    def __init__(self, moves: Sequence[MoveLike], notations: Sequence[str] | None = None,
                  auto_complete: bool = True):
         self.moves = list(moves)
         self.notations = list(notations) if notations is not None else [self._plain(m) for m in self.moves]
@@ -86,7 +97,7 @@ class MoveInput:
         self._update()
 
     @staticmethod
-    def _plain(move) -> str:
+    def _plain(move: MoveLike) -> str:
         return move.label or "-".join(move.steps)
 
     # -- reading ------------------------------------------------------------------------------
@@ -94,14 +105,14 @@ class MoveInput:
     def _filter(self, clicked: Sequence[str]) -> list[int]:
         return [i for i, m in enumerate(self.moves) if _matches(m.steps, m.any_order, clicked)]
 
-    def _next_of(self, indices, clicked) -> set[str]:
+    def _next_of(self, indices: Iterable[int], clicked: Sequence[str]) -> set[str]:
         out: set[str] = set()
         for i in indices:
             m = self.moves[i]
             out.update(_remaining(m.steps, m.any_order, clicked))
         return out
 
-    def _complete_of(self, indices, clicked) -> int | None:
+    def _complete_of(self, indices: Iterable[int], clicked: Sequence[str]) -> int | None:
         for i in indices:
             if len(self.moves[i].steps) == len(clicked):
                 return i
@@ -174,6 +185,7 @@ class MoveInput:
         self.clicked = after
         self._update()
         if kind == PLAY:
+            assert move is not None
             return ClickResult(PLAY, move, _("play {move}").format(move=self.notations[move]))
         if kind == CONFIRM:
             return ClickResult(CONFIRM, None, self._confirm_hint())
@@ -199,6 +211,7 @@ class MoveInput:
     # -- texts --------------------------------------------------------------------------------
 
     def _confirm_hint(self) -> str:
+        assert self.complete is not None
         return _("{move}: click {step} again, press Enter or Done to play it, or go on").format(
             move=self.notations[self.complete], step=self.clicked[-1])
 
@@ -225,10 +238,12 @@ class MoveInput:
         """What a click on ``step`` would do, as a short text (for hovering)."""
         kind, after, move = self._plan(step)
         if kind == PLAY:
+            assert move is not None
             return _("click to play {move}").format(move=self.notations[move])
         if kind == CONFIRM:
             cands = self._filter(after)
             complete = self._complete_of(cands, after)
+            assert complete is not None
             return _("select {step}: {move} or longer moves").format(step=step, move=self.notations[complete])
         if kind == SELECT:
             n = len(self._filter(after))

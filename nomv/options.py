@@ -38,7 +38,7 @@ class OptionSpec:
     default: Any
     min: float | None = None
     max: float | None = None
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     help: str = ""
     order: float = 0
 
@@ -171,7 +171,7 @@ class PlayerSpec:
         if not isinstance(raw, dict):
             raise ScriptError("players must be a number or a table like {min=2, max=4, default=2}", path)
         try:
-            lo = int(raw.get("min", raw.get("default", 2)))
+            lo = int(raw.get("min", raw.get("default", 2)))  # type: ignore[arg-type]
             hi = int(raw.get("max", lo))
             default = int(raw.get("default", lo))
         except (TypeError, ValueError):
@@ -192,7 +192,7 @@ class PlayerSpec:
                           "number of players", -1)
 
 
-def _listish(raw: Any) -> list:
+def _listish(raw: Any) -> list[Any]:
     if raw is None:
         return []
     if isinstance(raw, dict):  # a Lua list that JSON saw as an object

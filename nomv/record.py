@@ -11,9 +11,13 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import NomvError, RecordError
+from .limits import Limits
+
+if TYPE_CHECKING:
+    from .game import Game, Position
 
 FORMAT = "nomv-record"
 VERSION = 1
@@ -40,7 +44,7 @@ def _valid_text(s: str) -> bool:
     return True
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 
@@ -56,7 +60,8 @@ class Record:
     result: str | None = None
 
     @classmethod
-    def from_position(cls, position, players: list[str] | None = None, result: str | None = None) -> "Record":
+    def from_position(cls, position: Position, players: list[str] | None = None,
+                      result: str | None = None) -> "Record":
         game = position.game
         script = game.name if game.origin == "bundled" else str(Path(game.path).resolve())
         return cls(game.name, script, dict(position.chosen), position.seed, position.history_notation,
@@ -150,7 +155,7 @@ class Record:
                 if key in MAX_TEXT and len(value) > MAX_TEXT[key]:
                     raise RecordError(f"{where}: {key!r} is too long ({len(value)} characters; at most {MAX_TEXT[key]})")
 
-        def need(key: str, kind: type | tuple, label: str) -> Any:
+        def need(key: str, kind: type | tuple[type, ...], label: str) -> Any:
             if key not in data:
                 raise RecordError(f"{where}: the field {key!r} is missing")
             value = data[key]
@@ -196,24 +201,25 @@ class Record:
         text_field("result", result)
         return cls(game, script, options, seed, moves, sha, players, result)
 
-    def replay(self, game=None, runtime: str | None = None, where: str = "record"):
+    def replay(self, game: Game | None = None, runtime: str | None = None, where: str = "record",
+               limits: Limits | None = None) -> Position:
         """Plays the record's moves from the start and returns the position.
 
         ``game`` may be a loaded Game (e.g. the one on screen); otherwise the script is found
-        by the record's name or path.
+        by the record's name or path (and loaded with ``runtime`` and ``limits``).
         """
         from .errors import GameNotFoundError
         from .game import Game
         if game is None:
             try:
-                game = Game.load(self.script, runtime)
+                game = Game.load(self.script, runtime, limits=limits)
             except GameNotFoundError as exc:
                 # A script saved by its path on another machine: the game of that name here.
                 by_path = self.script.endswith(".lua") or "/" in self.script or "\\" in self.script
                 try:
                     if not by_path:
                         raise exc
-                    game = Game.load(self.game, runtime)
+                    game = Game.load(self.game, runtime, limits=limits)
                 except NomvError:
                     raise RecordError(f"{where}: cannot load the game {self.script!r}: {exc}") from None
             except NomvError as exc:

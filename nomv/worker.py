@@ -1,15 +1,18 @@
-"""A game script in a child process that the host can kill: the hard time limit.
+"""Game scripts in a child process that the host can kill: the hard time limit.
 
-The count hook in ``host.lua`` stops a script that runs too long, but LuaJIT never calls hooks
+The count hook in host.lua stops a script that runs too long, but LuaJIT never calls hooks
 inside compiled code, so ``while true do end`` would freeze the program.  A
-:class:`WorkerEngine` serves exactly the requests of :class:`~nomv.engine.LuaEngine` from a child
-process and kills that process when a request runs past the time limit (plus a short grace, so
-that the hook, which knows the script's line, usually speaks first).  The next request starts a
-fresh worker and loads the script again.
+:class:`WorkerProcess` is one child interpreter holding the runtimes of any number of scripts
+(one :class:`~nomv.runtime.HostRuntime` per script) and the states of any number of positions.
+The parent kills it when a request runs past the time limit (plus a short grace, so that the
+hook, which knows the script's line, usually speaks first); the next request starts a fresh
+process and loads the scripts again as they are asked for.
 
-States stay in the worker; the parent holds :class:`RemoteState` handles.  A handle from a
-worker that was killed is *stale*: using it raises :class:`StaleStateError`, and
-:class:`~nomv.game.Position` rebuilds its states by replaying its moves.
+A :class:`WorkerEngine` is the :class:`~nomv.engine.Engine` of one script on one worker
+process.  States stay in the worker; the parent holds :class:`RemoteState` handles.  A handle
+from a process that was stopped is *stale*: using it raises
+:class:`~nomv.errors.StaleStateError`, and :class:`~nomv.game.Position` replays its moves into a
+live worker.  Worker processes are grouped in pools (:mod:`nomv.pool`).
 
 Loops that legitimately run long (playouts, perft, a search) re-arm the limit at each game or
 node; the worker reports those beats on its pipe, so only a single period without a beat counts
@@ -17,15 +20,21 @@ against the limit.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
 import threading
 import time
+from multiprocessing.connection import Connection
 from typing import Any
 
-from .engine import LuaEngine, resolve_limits, runtime_name
-from .errors import LimitError, ScriptError
+from .engine import EngineBase
+from .errors import LimitError, ScriptError, StaleStateError
+from .limits import Limits
+from .runtime import HostRuntime, RawReply, runtime_name
+
+__all__ = ["WorkerProcess", "WorkerEngine", "RemoteState", "GRACE", "isolation_default"]
 
 #: Extra seconds the parent waits past the limit before killing: the in-Lua hook, which can
 #: name the line, normally fires first.
@@ -50,12 +59,8 @@ def _cpu_seconds(pid: int, otherwise: float) -> float:
 
 #: Requests whose errors the script side reports under another name: the name of the hook that
 #: runs (a worker killed inside a request must name the same hook as Lua's own time limit).
-HOOK_OF_REQUEST = {"notations": "notation", "move_count": "moves", "random_moves": "random_move"}
-
-
-class StaleStateError(ScriptError):
-    """A state handle from a worker process that has since been killed (an internal signal:
-    :class:`~nomv.game.Position` catches it and replays its moves)."""
+HOOK_OF_REQUEST = {"notations": "notation", "move_count": "moves", "random_moves": "random_move",
+                   "move_generation": "playout"}
 
 
 class StateRef:
@@ -66,19 +71,19 @@ class StateRef:
     def __init__(self, id: int):
         self.id = id
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (StateRef, (self.id,))
 
 
 class RemoteState:
     """A state living in a worker process.  Dropping the last reference frees it there."""
 
-    __slots__ = ("id", "epoch", "_garbage", "__weakref__")
+    __slots__ = ("id", "worker", "epoch", "_garbage", "__weakref__")
 
-    def __init__(self, id: int, epoch: int, garbage: list[int]):
-        self.id, self.epoch, self._garbage = id, epoch, garbage
+    def __init__(self, id: int, worker: "WorkerProcess", epoch: int, garbage: list[int]):
+        self.id, self.worker, self.epoch, self._garbage = id, worker, epoch, garbage
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self._garbage.append(self.id)
         except Exception:  # interpreter shutdown
@@ -88,74 +93,95 @@ class RemoteState:
         return f"<state {self.id} of worker {self.epoch}>"
 
 
+def _error_fields(exc: ScriptError) -> tuple[Any, ...]:
+    # Exceptions with their own __init__ do not pickle faithfully: send the fields.
+    return (type(exc).__name__, exc.message, exc.line, exc.hook, exc.kind, exc.code)
+
+
+def _error_from(fields: tuple[Any, ...], path: str) -> ScriptError:
+    name, message, line, hook, kind, code = fields
+    cls = LimitError if name == "LimitError" else ScriptError
+    return cls(message, path, line, hook, kind, code)
+
+
 # -- the child's side -----------------------------------------------------------------------------
 
-def _error_data(exc: ScriptError) -> tuple:
-    # Exceptions with their own __init__ do not pickle faithfully: send the fields.
-    return (type(exc).__name__, exc.message, exc.line, exc.hook, exc.kind)
+def _serve(conn: Any) -> None:
+    """The worker's main loop: load scripts and answer requests about them until the pipe
+    closes.  Runs in the child process.
 
-
-def _serve(conn) -> None:
-    """The worker's main loop: wait for a script, load it, then answer requests until the pipe
-    closes.  Runs in the child process."""
+    Messages: ``("load", key, source, path, runtime, limits)``, ``("unload", key)``,
+    ``("call", key, (request, args), freed)`` and ``("batch", key, calls, freed)``; each gets
+    ``(status, value, cpu_time)``, after any number of ``("beat", ...)`` (a long loop makes
+    progress) and ``("doing", request, ...)`` (the request of a batch that runs now)."""
     def beat() -> None:
         conn.send(("beat", None, time.process_time()))
 
-    try:
-        source, path, runtime, time_limit, memory_limit = conn.recv()
-    except (EOFError, OSError):
-        return  # a spare worker that was never used
-    # The time limit of loading starts now: starting Python and importing lupa do not count.
-    beat()
-    states: dict[int, Any] = {}
+    runtimes: dict[str, HostRuntime] = {}
+    states: dict[int, tuple[str, Any]] = {}   # handle -> (script key, Lua table)
     next_id = 0
 
-    try:
-        engine = LuaEngine(source, path, runtime, time_limit, memory_limit)
-    except ScriptError as exc:
-        conn.send(("error", _error_data(exc), time.process_time()))
-        return
-    engine._call("set_beat", beat)
-    conn.send(("ok", engine.description, time.process_time()))
-    table_type = type(engine.table({}))
+    def here(key: str, arg: Any) -> Any:
+        if not isinstance(arg, StateRef):
+            return arg
+        owner, value = states[arg.id]
+        if owner != key:
+            raise ScriptError("a state of another game script was passed to this one",
+                              runtimes[key].path)
+        return value
 
-    def here(arg):
-        return states[arg.id] if isinstance(arg, StateRef) else arg
-
-    def keep(value):
+    def keep(key: str, runtime: HostRuntime, value: Any) -> Any:
         nonlocal next_id
-        if isinstance(value, table_type):
+        if runtime.is_handle(value):
             next_id += 1
-            states[next_id] = value
+            states[next_id] = (key, value)
             return StateRef(next_id)
         return value
+
     while True:
         try:
-            method, args, freed = conn.recv()
+            message = conn.recv()
         except (EOFError, OSError):
             return
+        kind, key = message[0], message[1]
+        if kind == "load":
+            _, _, source, path, runtime, limits = message
+            beat()  # the time limit of loading starts now (not when the process started)
+            try:
+                loaded = HostRuntime(source, path, runtime, limits)
+                loaded.set_beat(beat)
+                runtimes[key] = loaded
+                reply: tuple[str, Any] = ("ok", loaded.description)
+            except ScriptError as exc:
+                reply = ("error", _error_fields(exc))
+            conn.send(reply + (time.process_time(),))
+            continue
+        if kind == "unload":
+            runtimes.pop(key, None)
+            for i in [i for i, (owner, _) in states.items() if owner == key]:
+                del states[i]
+            continue
+        payload, freed = message[2], message[3]
         for i in freed:
             states.pop(i, None)
+        runtime = runtimes.get(key)
         try:
-            if method == "batch":
-                value = []
-                over = False  # after a request that ran over a limit, the rest are skipped
-                for name, item_args in args[0]:
-                    if over:
-                        value.append(("skipped", None))
-                        continue
-                    conn.send(("doing", name, 0.0))  # so that a kill names the right hook
-                    (status, result), = engine.batch([(name, [here(a) for a in item_args])])
-                    over = isinstance(result, LimitError)
-                    value.append((status, _error_data(result) if status == "error" else keep(result)))
+            if runtime is None:
+                raise ScriptError("the script is not loaded in this worker", hook="load")
+            if kind == "batch":
+                calls = [(name, tuple(here(key, a) for a in args)) for name, args in payload]
+                replies = runtime.run(calls, before=lambda name: conn.send(("doing", name, 0.0)))
+                value: Any = [(r.status, _error_fields(r.value) if r.status == "error"
+                               else keep(key, runtime, r.value)) for r in replies]
             else:
-                value = keep(getattr(engine, method)(*[here(a) for a in args]))
+                name, args = payload
+                value = keep(key, runtime, runtime.call(name, *[here(key, a) for a in args]))
             reply = ("ok", value)
         except ScriptError as exc:
-            reply = ("error", _error_data(exc))
+            reply = ("error", _error_fields(exc))
         except Exception as exc:  # a bug on our side: report it rather than die silently
-            reply = ("error", _error_data(ScriptError(
-                f"internal error in the worker: {type(exc).__name__}: {exc}", path, hook=method)))
+            reply = ("error", _error_fields(ScriptError(
+                f"internal error in the worker: {type(exc).__name__}: {exc}")))
         conn.send(reply + (time.process_time(),))
 
 
@@ -174,9 +200,8 @@ def _exit_with_parent() -> None:
 
 
 def main(argv: list[str]) -> None:
-    """``python -m nomv.worker READ_FD WRITE_FD`` (started by :func:`_new_process`)."""
+    """``python -c ... READ_FD WRITE_FD`` (started by :func:`_new_process`)."""
     import signal
-    from multiprocessing.connection import Connection
     # Ctrl+C is for the parent, which stops us by closing the pipe or killing us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent()
@@ -189,21 +214,21 @@ def main(argv: list[str]) -> None:
     _serve(Duplex())
 
 
-# -- starting workers -------------------------------------------------------------------------------
+# -- starting processes -----------------------------------------------------------------------------
 # A worker is a fresh interpreter (not a fork: the parent may have threads, a window and Lua
 # runtimes of its own), started with `python -c` so that nothing of the user's main module runs
 # again.  Starting one takes ~0.1 s, so one spare is kept ready for the next game.
 
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_spare: tuple | None = None
+_Started = tuple[subprocess.Popen, Connection, Connection]   # type: ignore[type-arg]
+_spare: _Started | None = None
 _spare_lock = threading.Lock()
 
 
-def _new_process() -> tuple:
-    from multiprocessing.connection import Connection
+def _new_process() -> _Started:
     to_child_r, to_child_w = os.pipe()
     from_child_r, from_child_w = os.pipe()
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import nomv.worker as w; w.main(sys.argv[2:])")
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import nomv.worker as w; w.main(sys.argv[2:])"
     process = subprocess.Popen([sys.executable, "-c", code, _PACKAGE_ROOT, str(to_child_r), str(from_child_w)],
                                pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL,
                                close_fds=True)
@@ -212,7 +237,7 @@ def _new_process() -> tuple:
     return process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False)
 
 
-def _take_process() -> tuple:
+def _take_process() -> _Started:
     """A started worker process (the spare if it is ready), and a new spare for next time."""
     global _spare
     with _spare_lock:
@@ -221,44 +246,131 @@ def _take_process() -> tuple:
     return taken or _new_process()
 
 
-class WorkerEngine:
-    """The requests of :class:`~nomv.engine.LuaEngine`, served by a child process that is killed
-    when a request runs over the time limit.  Use from one thread at a time."""
+def script_key(source: str, path: str, runtime: str) -> str:
+    """A script's name in a worker: the same script, path and runtime share one runtime."""
+    return hashlib.sha256(f"{runtime}\0{path}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
 
-    def __init__(self, source: str, path: str, runtime: str | None = None,
-                 time_limit: float | None = None, memory_limit: int | None = None):
-        self.runtime = runtime_name(runtime)
-        self.path = path
-        self.source = source
-        self.time_limit, self.memory_limit = resolve_limits(time_limit, memory_limit)
-        #: Bumped each time a worker starts; handles from an older worker are stale.
+
+# -- the parent's side ---------------------------------------------------------------------------------
+
+class WorkerProcess:
+    """One worker process, started when first needed and again after it was stopped.  It
+    holds the runtimes of the scripts asked of it; several threads may use it (one request at
+    a time)."""
+
+    def __init__(self, limits: Limits | None = None):
+        self.limits = limits or Limits()
+        #: Bumped each time a process starts; handles from an older process are stale.
         self.epoch = 0
-        #: How many workers were killed for running over the limit (for tests and the GUI).
+        #: How many times the process was killed for running over the time limit.
         self.kills = 0
-        self._process = self._send = self._recv = None
+        self._process: subprocess.Popen | None = None   # type: ignore[type-arg]
+        self._send: Connection | None = None
+        self._recv: Connection | None = None
         self._garbage: list[int] = []
-        self._cpu = 0.0  # the worker's CPU time at its last reply
-        self._lock = threading.Lock()
-        self.description: dict[str, Any] = self._start()
+        self._loaded: set[str] = set()               # scripts loaded into the running process
+        self._descriptions: dict[str, dict[str, Any]] = {}   # what loading each one gave
+        self._cpu = 0.0  # the process's CPU time at its last reply
+        self._lock = threading.RLock()
 
-    # -- the worker's life ------------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running process, or None while none runs."""
+        process = self._process
+        return process.pid if process is not None else None
 
-    def _start(self) -> dict:
+    # -- requests ------------------------------------------------------------------------------
+
+    def load(self, engine: "WorkerEngine") -> dict[str, Any]:
+        """Loads the engine's script (if this process has not yet); returns its description."""
+        with self._lock:
+            return self._ensure_loaded(engine)
+
+    def call(self, engine: "WorkerEngine", request: str, args: tuple[Any, ...]) -> Any:
+        with self._lock:
+            self._ensure_loaded(engine)
+            wire = tuple(self._wire(engine, request, a) for a in args)
+            return self._local(self._exchange(engine, ("call", engine.key, (request, wire)), request))
+
+    def batch(self, engine: "WorkerEngine", calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+        with self._lock:
+            self._ensure_loaded(engine)
+            wire = [(name, tuple(self._wire(engine, name, a) for a in args)) for name, args in calls]
+            first = calls[0][0] if calls else "batch"
+            replies = self._exchange(engine, ("batch", engine.key, wire), first)
+            return [RawReply(status, _error_from(value, engine.path) if status == "error" else self._local(value))
+                    for status, value in replies]
+
+    def unload(self, key: str) -> None:
+        """Drops a script's runtime and states from the process."""
+        with self._lock:
+            if key in self._loaded and self._send is not None:
+                try:
+                    self._send.send(("unload", key))
+                except OSError:
+                    pass
+            self._loaded.discard(key)
+            self._descriptions.pop(key, None)
+
+    def _ensure_loaded(self, engine: "WorkerEngine") -> dict[str, Any]:
+        """Starts the process if none runs, and loads the engine's script into it if it is not
+        there yet (a new process loads each script again when it is first asked for)."""
+        if self._process is None:
+            self._start()
+        if engine.key not in self._loaded:
+            message = ("load", engine.key, engine.source, engine.path, engine.runtime, self.limits)
+            self._descriptions[engine.key] = self._exchange(engine, message, "load", pack_garbage=False)
+            self._loaded.add(engine.key)
+        return self._descriptions[engine.key]
+
+    def _wire(self, engine: "WorkerEngine", request: str, arg: Any) -> Any:
+        if isinstance(arg, RemoteState):
+            if arg.worker is not self or arg.epoch != self.epoch:
+                raise StaleStateError("this state belonged to a worker process that was stopped",
+                                      engine.path, hook=request)
+            return StateRef(arg.id)
+        return arg
+
+    def _local(self, value: Any) -> Any:
+        if isinstance(value, StateRef):
+            return RemoteState(value.id, self, self.epoch, self._garbage)
+        return value
+
+    def _exchange(self, engine: "WorkerEngine", message: tuple[Any, ...], request: str,
+                  pack_garbage: bool = True) -> Any:
+        """Sends one message (with the handles freed since the last) and waits for its reply."""
+        if pack_garbage:
+            freed: list[int] = []
+            while self._garbage:
+                freed.append(self._garbage.pop())
+            message = message + (freed,)
+        assert self._send is not None
+        try:
+            self._send.send(message)
+        except (OSError, ValueError):
+            # It died before the request reached it: say how, as when it dies under one.
+            raise self._ended(engine, request) from None
+        return self._receive(engine, request)
+
+    # -- the process's life ------------------------------------------------------------------------
+
+    def _start(self) -> None:
         process, send, receive = _take_process()
         self.epoch += 1
         self._process, self._send, self._recv = process, send, receive
         self._garbage = []
+        self._loaded = set()
         self._cpu = 0.0  # a new process: its first beat gives its CPU time
-        try:
-            send.send((self.source, self.path, self.runtime, self.time_limit, self.memory_limit))
-        except OSError:
-            pass  # it died at once: _receive says so
-        return self._receive("load")
 
     def close(self) -> None:
-        """Stops the worker process (a later request starts a new one)."""
+        """Stops the process (a later request starts a new one)."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         process = self._process
         self._process = None
+        self._loaded = set()
         for conn in (self._send, self._recv):
             if conn is not None:
                 conn.close()
@@ -270,30 +382,31 @@ class WorkerEngine:
                 process.kill()
                 process.wait()
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
     def _kill(self) -> None:
         process = self._process
         self._process = None
         if process is not None:
             process.kill()
             process.wait()
-        self.close()
+        self._close()
 
-    def _receive(self, request: str) -> Any:
-        """Waits for the reply to ``request``, killing the worker if it goes silent too long.
+    def __del__(self) -> None:
+        try:
+            self._close()
+        except Exception:
+            pass
 
-        "Too long" is counted like the hook inside Lua counts it, in the worker's CPU time, so
+    def _receive(self, engine: "WorkerEngine", request: str) -> Any:
+        """Waits for the reply to ``request``, killing the process if it goes silent too long.
+
+        "Too long" is counted like the hook inside Lua counts it, in the process's CPU time, so
         that a busy machine does not stop a script that is only waiting for a processor; a
-        worker that gets no processor at all is stopped after several times the limit."""
+        process that gets no processor at all is stopped after several times the limit."""
         receive, process = self._recv, self._process
+        assert receive is not None and process is not None
         since = time.monotonic()       # the last sign of progress: the request or a beat
-        since_cpu = self._cpu          # the worker's CPU time then
-        limit = self.time_limit
+        since_cpu = self._cpu          # the process's CPU time then
+        limit = self.limits.time
         while True:
             try:
                 if receive.poll(POLL):
@@ -319,87 +432,65 @@ class WorkerEngine:
                 self._kill()
                 self.kills += 1
                 raise LimitError(f"took longer than {limit:g} seconds (the time limit); stopped",
-                                 self.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
+                                 engine.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
         if status == "ok":
             return value
         if status == "error":
-            name, message, line, hook, kind = value
-            cls = LimitError if name == "LimitError" else ScriptError
-            raise cls(message, self.path, line, hook, kind)
-        raise self._ended(process, request)
+            raise _error_from(value, engine.path)
+        raise self._ended(engine, request)
 
-    def _ended(self, process, request: str) -> ScriptError:
-        """The error for a worker that died under a request (killed from outside, or crashed)."""
-        try:
-            code = process.wait(1)
-        except subprocess.TimeoutExpired:
-            code = None
+    def _ended(self, engine: "WorkerEngine", request: str) -> ScriptError:
+        """The error for a process that died under a request (killed from outside, or crashed)."""
+        process = self._process
+        code = None
+        if process is not None:
+            try:
+                code = process.wait(1)
+            except subprocess.TimeoutExpired:
+                code = None
         self._kill()
         if code is not None and code < 0:
             how = f"was killed by signal {-code}"
         else:
             how = f"ended unexpectedly (exit code {code})"
-        return ScriptError(f"the script's worker process {how}", self.path, hook=HOOK_OF_REQUEST.get(request, request))
+        return ScriptError(f"the script's worker process {how}", engine.path,
+                           hook=HOOK_OF_REQUEST.get(request, request))
 
-    def request(self, method: str, *args: Any) -> Any:
-        with self._lock:
-            if self._process is None:
-                self.description = self._start()
-            for a in args:
-                if isinstance(a, RemoteState) and a.epoch != self.epoch:
-                    raise StaleStateError("this state belonged to a worker that was stopped",
-                                          self.path, hook=method)
-            freed, self._garbage[:] = list(self._garbage), []
-            wire = [StateRef(a.id) if isinstance(a, RemoteState) else a for a in args]
-            try:
-                self._send.send((method, wire, freed))
-            except (OSError, ValueError):
-                # It died before the request reached it: say how, as when it dies under one.
-                raise self._ended(self._process, method) from None
-            value = self._receive(method)
-            return self._local(value)
 
-    def _local(self, value: Any) -> Any:
-        if isinstance(value, StateRef):
-            return RemoteState(value.id, self.epoch, self._garbage)
-        return value
+class WorkerEngine(EngineBase):
+    """The engine of one script on one :class:`WorkerProcess` (made by an
+    :class:`~nomv.pool.EnginePool`).  Its states live in that process."""
 
-    def batch(self, requests: list[tuple[str, tuple]]) -> list[tuple[str, Any]]:
-        """Like :meth:`LuaEngine.batch`, in one round trip to the worker."""
-        for name, _args in requests:
-            if name.startswith("_") or name in ("batch", "table") or not hasattr(LuaEngine, name):
-                raise ValueError(f"{name!r} cannot be batched")
-        wire = [(name, [StateRef(a.id) if isinstance(a, RemoteState) else a for a in args])
-                for name, args in requests]
-        with self._lock:
-            if self._process is None:
-                self.description = self._start()
-        for name, args in requests:
-            for a in args:
-                if isinstance(a, RemoteState) and a.epoch != self.epoch:
-                    raise StaleStateError("this state belonged to a worker that was stopped",
-                                          self.path, hook=name)
-        out = []
-        for status, value in self.request("batch", wire):
-            if status == "error":
-                name, message, line, hook, kind = value
-                cls = LimitError if name == "LimitError" else ScriptError
-                out.append(("error", cls(message, self.path, line, hook, kind)))
-            else:
-                out.append(("ok", self._local(value)))
-        return out
+    def __init__(self, worker: WorkerProcess, source: str, path: str, runtime: str | None = None):
+        self.worker = worker
+        self.source, self.path = source, path
+        self.runtime = runtime_name(runtime)
+        self.limits = worker.limits
+        self.key = script_key(source, path, self.runtime)
+        self.description: dict[str, Any] = {}
+        self.description = worker.load(self)
 
-    def __getattr__(self, name: str):
-        # Every public request of LuaEngine, served remotely.
-        if name.startswith("_") or not callable(getattr(LuaEngine, name, None)) or name == "table":
-            raise AttributeError(name)
-        return lambda *args: self.request(name, *args)
+    @property
+    def kills(self) -> int:
+        """How many times this engine's worker process was killed for running over the limit."""
+        return self.worker.kills
+
+    @property
+    def epoch(self) -> int:
+        return self.worker.epoch
+
+    @property
+    def process_id(self) -> int | None:
+        return self.worker.pid
+
+    def _send(self, request: str, args: tuple[Any, ...]) -> Any:
+        return self.worker.call(self, request, args)
+
+    def _send_batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+        return self.worker.batch(self, calls)
 
 
 def isolation_default() -> bool:
     """Whether games run in a worker process unless told otherwise (``NOMV_ISOLATE=0`` turns it
     off, e.g. to profile a script in-process)."""
     return os.environ.get("NOMV_ISOLATE", "1") not in ("0", "no", "false", "off")
-
-
-__all__ = ["WorkerEngine", "RemoteState", "StaleStateError", "isolation_default", "GRACE"]

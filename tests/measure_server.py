@@ -102,8 +102,8 @@ def main() -> None:
                 sent = time.perf_counter()
                 done = threading.Event()
 
-                def post():
-                    mover.move(match_id, state["ply"], legal[0])
+                def post(mover=mover, ply=state["ply"], move=legal[0], done=done):
+                    mover.move(match_id, ply, move)
                     done.set()
                 threading.Thread(target=post).start()
                 while True:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import nomv
+from nomv.limits import Limits
 
 SCRIPT = Path(__file__).resolve().parent.parent / "games" / "3verse.lua"
 
@@ -418,7 +419,7 @@ def test_random_move_is_always_legal(script, lua, options):
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5])
 def test_random_move_can_return_every_legal_move(script, lua, verse, k):
-    sampled = nomv.Game.load(script(patched(SAMPLED)), runtime=lua, time_limit=60)  # test-only heavy hooks
+    sampled = nomv.Game.load(script(patched(SAMPLED)), runtime=lua, limits=Limits(time=60))  # test-only heavy hooks
     rng = random.Random(k)
     real = verse.start(options={"size": 4, "k": k})
     fake = sampled.start(options={"size": 4, "k": k})
@@ -453,7 +454,7 @@ end
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_random_move_is_uniform(script, lua, k):
-    counted = nomv.Game.load(script(patched(COUNTED)), runtime=lua, time_limit=60)  # test-only heavy hooks
+    counted = nomv.Game.load(script(patched(COUNTED)), runtime=lua, limits=Limits(time=60))  # test-only heavy hooks
     rng = random.Random(k)
     pos = counted.start(options={"size": 5 if k < 4 else 4, "k": k})
     for _ in range(3):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from nomv.limits import Limits
 from nomv.checker import CODES, check
 from nomv.checker.report import line_ranges, wilson
 from nomv.cli import main
@@ -30,7 +31,7 @@ BAD_SCRIPTS = sorted(BAD.glob("*.lua"))
 @pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
 def test_broken_script_reports_its_code_and_line(path):
     code, line = expectation(path)
-    report = check(path, time_limit=0.5, memory_limit=64 << 20, **FAST)
+    report = check(path, limits=Limits(0.5, 64 << 20), **FAST)
     found = [(d.code, d.line) for d in report.diagnostics]
     assert (code, line) in found, f"expected {code} at line {line}, got {found}"
     text = report.format()
@@ -83,7 +84,7 @@ def test_coverage_names_the_unreachable_rule(tmp_path):
 
 
 def test_a_broken_script_does_not_stop_the_others(tmp_path):
-    report = check([BAD / "e101_time_limit.lua", GAMES / "tictactoe.lua"], time_limit=0.5, **FAST)
+    report = check([BAD / "e101_time_limit.lua", GAMES / "tictactoe.lua"], limits=Limits(time=0.5), **FAST)
     assert [s.has_error() for s in report.scripts] == [True, False]
     assert "E101" in report.codes()
 
@@ -131,3 +132,26 @@ def test_checking_in_parallel_reports_the_same_in_order():
     assert [s.path for s in two.scripts] == [str(p) for p in paths]
     assert [(d.code, d.line) for d in two.diagnostics] == [(d.code, d.line) for d in one.diagnostics]
     assert any(d.code == "E052" for d in two.diagnostics)
+
+
+def test_a_script_that_is_not_utf8_is_named_so_not_an_internal_error(tmp_path, capsys):
+    path = tmp_path / "latin1.lua"
+    path.write_bytes("-- a game\n-- caf\xe9 \n return {}\n".encode("latin-1"))
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr()
+    assert f"{path}:2: error[E100]: the script is not UTF-8 text: byte 0xe9" in out.out
+    assert "internal error" not in out.out + out.err
+
+
+def test_contract_errors_carry_the_code_the_host_gave():
+    # A hook that breaks its contract: the host names the code, and the API passes it on.
+    import nomv
+    from conftest import MINIMAL
+    broken = MINIMAL.replace("return {winner = 1}", "return {winner = 7}")
+    pos = nomv.Game(broken, "broken.lua").start(seed=1)
+    for _ in range(3):
+        pos.play(pos.legal_moves[0])
+    with pytest.raises(nomv.ScriptError) as err:
+        pos.outcome()
+    assert err.value.code == "E053" and "winner must be a player number from 1 to 2, got 7" in err.value.message
+    assert err.value.line == MINIMAL.split("\n").index("  result = function(s)") + 1

@@ -69,7 +69,7 @@ def test_play_opens_the_window(capsys, monkeypatch, tmp_path):
         seen["title"] = pygame.display.get_caption()[0]
         seen["seats"] = list(self.seats)
         seen["dialog"] = self.dialog
-        seen["runtime"], seen["time_limit"] = self.game.runtime, self.game.engine.time_limit
+        seen["runtime"], seen["time_limit"] = self.game.runtime, self.game.limits.time
         seen["isolated"] = self.game.isolated
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         while self.step():

@@ -16,6 +16,7 @@ import pygame
 import pytest
 
 import nomv
+from nomv.limits import Limits
 from nomv.gui import i18n
 from nomv.gui.app import App, measure_frame_times, seat_label
 from nomv.gui.view import SceneView
@@ -576,7 +577,7 @@ return {
 def test_a_hanging_script_shows_its_message_and_the_window_survives(make_app, tmp_path):
     path = tmp_path / "hanging.lua"
     path.write_text(HANGING)
-    pos = nomv.Game.load(str(path), runtime="5.4", time_limit=0.3).start(seed=1)
+    pos = nomv.Game.load(str(path), runtime="5.4", limits=Limits(time=0.3)).start(seed=1)
     app = make_app(pos)
     loop = next(i for i, l in enumerate(HANGING.split("\n")) if "while true" in l) + 1
     click(app, "a1")               # the next position's moves() never returns

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import nomv
+from nomv.limits import Limits
 from nomv.ai import MctsAgent
 from nomv.checker import check
 from nomv.errors import LimitError, ScriptError
@@ -31,7 +32,7 @@ CORPUS = Path(__file__).parent / "scripts" / "hostile"
 SCRIPTS = sorted(CORPUS.glob("*.lua"))
 #: Short limits keep the suite quick; the defaults are measured by `nomv bench`-like figures
 #: in the report, not here.
-LIMITS = dict(time_limit=0.3, memory_limit=48 << 20)
+LIMITS = Limits(time=0.3, memory=48 << 20)
 
 
 @dataclass
@@ -74,7 +75,7 @@ def drive(pos: nomv.Position) -> None:
 
 def run_through_api(path: Path, runtime: str) -> ScriptError | None:
     try:
-        with nomv.Game.load(str(path), runtime=runtime, **LIMITS) as game:
+        with nomv.Game.load(str(path), runtime=runtime, limits=LIMITS) as game:
             drive(game.start(seed=1))
     except ScriptError as exc:
         return exc
@@ -130,7 +131,7 @@ def test_the_api_stops_each_attack_with_its_message(path, lua):
 def test_nomv_check_reports_each_attack(path, lua):
     want = expectation(path, lua)
     report = check(path, runtime=lua, playouts=1, stats_games=0, coverage=False, extremes=False,
-                   **LIMITS)
+                   limits=LIMITS)
     assert not report.ok, report.format()
     text = report.format()
     assert (want.check or want.message) in text, text
@@ -159,7 +160,7 @@ def busy_game(iterations: int) -> str:
 
 def cpu_seconds_of_moves(source: str, runtime: str) -> float:
     import time
-    engine = nomv.engine.LuaEngine(source, "busy.lua", runtime, time_limit=1000)  # hook on, as under a limit
+    engine = nomv.engine.LuaEngine(source, "busy.lua", runtime, limits=Limits(time=1000))  # hook on, as under a limit
     state = engine.setup({"players": 2}, nomv.game.seed_words(1))
     start = time.process_time()
     engine.moves(state)
@@ -174,9 +175,9 @@ def test_long_legal_work_is_not_stopped_before_its_limit(lua):
     while (spent := cpu_seconds_of_moves(busy_game(iterations), lua)) < 0.6:
         iterations = int(iterations * min(max(0.7 / max(spent, 1e-3), 1.5), 100))
     source = busy_game(iterations)
-    with nomv.Game(source, "busy.lua", lua, time_limit=spent * 1.5) as game:
+    with nomv.Game(source, "busy.lua", lua, limits=Limits(time=spent * 1.5)) as game:
         assert len(game.start(seed=1).legal_moves) == 3
-    with nomv.Game(source, "busy.lua", lua, time_limit=spent / 5) as game:
+    with nomv.Game(source, "busy.lua", lua, limits=Limits(time=spent / 5)) as game:
         with pytest.raises(LimitError) as err:
             game.start(seed=1).legal_moves
         assert err.value.hook == "moves" and err.value.kind == "time"

@@ -34,8 +34,8 @@ def _english_and_limits(monkeypatch, lua):
     i18n.setup("en")
     # the window loads games itself: the limits reach it as they reach `nomv play`
     monkeypatch.setenv("NOMV_LUA", lua)
-    monkeypatch.setenv("NOMV_TIME_LIMIT", str(LIMITS["time_limit"]))
-    monkeypatch.setenv("NOMV_MEMORY_MB", str(LIMITS["memory_limit"] >> 20))
+    monkeypatch.setenv("NOMV_TIME_LIMIT", str(LIMITS.time))
+    monkeypatch.setenv("NOMV_MEMORY_MB", str(LIMITS.memory >> 20))
 
 
 def choose_in_dialog(app: App, action) -> None:

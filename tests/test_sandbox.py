@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import nomv
+from nomv.limits import Limits
 from conftest import MINIMAL
 
 
@@ -83,7 +84,7 @@ def test_script_pcall_cannot_swallow_the_time_limit(script):
     # Lua 5.4's count hook fires everywhere; LuaJIT's does not fire in compiled loops (issue 7
     # moves scripts into a killable process), so this runs on 5.4.
     path = script(setup_doing("while true do pcall(function() while true do end end) end"))
-    game = nomv.Game.load(str(path), runtime="5.4", time_limit=0.3)
+    game = nomv.Game.load(str(path), runtime="5.4", limits=Limits(time=0.3))
     with pytest.raises(nomv.LimitError) as info:
         game.start()
     assert info.value.kind == "time" and info.value.hook == "setup"
@@ -92,7 +93,7 @@ def test_script_pcall_cannot_swallow_the_time_limit(script):
 
 def test_memory_bomb_is_stopped_and_the_game_object_still_works(script, lua):
     path = script(setup_doing("if opts.players == 2 then local t = {} for i = 1, 1e9 do t[i] = {i} end end"))
-    game = nomv.Game.load(str(path), runtime=lua, memory_limit=64 * 2**20)
+    game = nomv.Game.load(str(path), runtime=lua, limits=Limits(memory=64 * 2**20))
     with pytest.raises(nomv.LimitError) as info:
         game.start()
     assert info.value.kind == "memory"

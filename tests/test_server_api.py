@@ -220,7 +220,7 @@ def test_simultaneous_moves_exactly_one_lands_even_from_two_server_processes(ser
         alice, bob = people(server)
         match_id = challenge(alice, [bob], "trinim", [alice.name, bob.name], options={"layout": LAYOUT})
         alice2 = Api(second, alice.name, register=False)
-        for round_ in range(6):
+        for _round in range(6):
             state = alice.match(match_id)
             if state["status"] != "active":
                 break
@@ -229,12 +229,12 @@ def test_simultaneous_moves_exactly_one_lands_even_from_two_server_processes(ser
             barrier = threading.Barrier(2)
             results = []
 
-            def send(api, move):
-                barrier.wait()
+            def send(api, move, ply=state["ply"], gate=barrier, out=results):
+                gate.wait()
                 try:
-                    results.append(api.move(match_id, state["ply"], move))
+                    out.append(api.move(match_id, ply, move))
                 except httpx.HTTPError as exc:   # shown by the assertion below
-                    results.append(exc)
+                    out.append(exc)
             threads = [threading.Thread(target=send, args=(api, legal[i % len(legal)]))
                        for i, api in enumerate((mover, twin))]
             for t in threads:

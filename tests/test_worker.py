@@ -9,8 +9,24 @@ from pathlib import Path
 import pytest
 
 import nomv
+from nomv.limits import Limits
 from nomv.errors import LimitError, ScriptError
+from nomv.pool import EnginePool
 from nomv.worker import WorkerEngine
+
+
+def _wait_until_dead(pid: int) -> None:
+    """Until the killed process is gone or a zombie (its parent has not reaped it yet)."""
+    import time
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return
+        except OSError:
+            return
+        time.sleep(0.01)
 
 TICTACTOE = (nomv.catalog.find("tictactoe").path).read_text(encoding="utf-8")
 
@@ -26,7 +42,7 @@ def variant(**hooks: str) -> str:
 
 
 def game(source: str, runtime: str = "jit", limit: float = 0.5) -> nomv.Game:
-    return nomv.Game(source, "mine.lua", runtime, time_limit=limit)
+    return nomv.Game(source, "mine.lua", runtime, limits=Limits(time=limit))
 
 
 @pytest.mark.parametrize("runtime", ["jit", "5.4"])
@@ -48,12 +64,17 @@ def test_a_hanging_hook_is_run_once_so_the_error_comes_after_one_time_limit(runt
     # legal_moves may run it again, or the player would wait several time limits.
     g = game(variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), runtime, 0.3)
     asked = []
-    request = WorkerEngine.request
+    send, send_batch = WorkerEngine._send, WorkerEngine._send_batch
 
-    def spy(self, method, *args):
-        asked.extend(name for name, _ in args[0]) if method == "batch" else asked.append(method)
-        return request(self, method, *args)
-    monkeypatch.setattr(WorkerEngine, "request", spy)
+    def spy(self, request, args):
+        asked.append(request)
+        return send(self, request, args)
+
+    def spy_batch(self, calls):
+        asked.extend(name for name, _ in calls)
+        return send_batch(self, calls)
+    monkeypatch.setattr(WorkerEngine, "_send", spy)
+    monkeypatch.setattr(WorkerEngine, "_send_batch", spy_batch)
     pos = g.start(seed=1)
     with pytest.raises(LimitError):
         pos.legal_moves
@@ -85,7 +106,7 @@ def test_the_game_in_progress_survives_a_killed_worker():
 def test_long_legal_work_is_not_stopped():
     # Each perft node and each playout game gets the limit afresh, however long the whole takes.
     g = game(TICTACTOE, limit=0.05)
-    unlimited = nomv.Game(TICTACTOE, "mine.lua", "jit", time_limit=0, isolate=False)
+    unlimited = nomv.Game(TICTACTOE, "mine.lua", "jit", limits=Limits(time=0), isolate=False)
     assert g.start(seed=1).perft(9) == unlimited.start(seed=1).perft(9) == 255168
     stats = g.playout(1000000, seed=1)          # the worker beats while the games go on
     assert stats.games == 1000000 and stats.unfinished == 0
@@ -96,7 +117,7 @@ def test_playout_games_each_get_the_limit_without_reading_the_clock_per_game():
     # Lua 5.4 in-process: only the count hook enforces the limit, and a playout re-arms it for
     # each game lazily (the hook's first firing in a game starts that game's deadline), so many
     # quick games together may take far longer than the limit.
-    g = nomv.Game(TICTACTOE, "mine.lua", "5.4", time_limit=0.01, isolate=False)
+    g = nomv.Game(TICTACTOE, "mine.lua", "5.4", limits=Limits(time=0.01), isolate=False)
     stats = g.playout(20000, seed=1)
     assert stats.games == 20000 and stats.unfinished == 0
     assert stats.seconds > 0.01          # the premise: the whole took longer than one limit
@@ -109,7 +130,7 @@ def test_a_playout_game_that_hangs_is_stopped(runtime, isolate):
     hang = ("function(s) if has(s.x, 1) and has(s.x, 9) and has(s.o, 5) then "
             "local i = 0 while true do i = i + 1 end end "
             "if s.x + s.o == 511 then return {draw = true} end end")
-    g = nomv.Game(variant(result=hang), "mine.lua", runtime, time_limit=0.2, isolate=isolate)
+    g = nomv.Game(variant(result=hang), "mine.lua", runtime, limits=Limits(time=0.2), isolate=isolate)
     with pytest.raises(LimitError) as err:
         g.playout(100000, seed=1)
     assert err.value.kind == "time" and err.value.hook == "playout"
@@ -127,8 +148,9 @@ def test_a_worker_killed_from_outside_is_reported_and_replaced():
     g = game(TICTACTOE)
     pos = g.start(seed=1)
     pos.play(pos.legal_moves[0])
-    os.kill(g.engine._process.pid, signal.SIGKILL)
-    g.engine._process.wait()          # dead before the next request: that request cannot be sent
+    pid = g.engine.process_id
+    os.kill(pid, signal.SIGKILL)
+    _wait_until_dead(pid)             # dead before the next request: that request cannot be sent
     with pytest.raises(ScriptError, match="worker process was killed by signal 9"):
         g.engine.perft(g.engine.setup({"players": 2}, nomv.game.seed_words(1)), 1)
     assert pos.ply == 1 and len(pos.legal_moves) == 8
@@ -136,15 +158,15 @@ def test_a_worker_killed_from_outside_is_reported_and_replaced():
 
 def test_a_script_that_fails_to_load_says_why_from_the_worker():
     with pytest.raises(ScriptError) as err:
-        WorkerEngine("local x = \nreturn {}", "broken.lua", "jit")
+        EnginePool(1).engine("local x = \nreturn {}", "broken.lua", "jit")
     assert err.value.path == "broken.lua" and err.value.line == 2
 
 
 def test_closing_a_game_stops_its_worker_and_it_restarts_when_used():
     g = game(TICTACTOE)
-    process = g.engine._process
+    pid = g.engine.process_id
     g.close()
-    assert process.wait(5) is not None
+    assert g.engine.process_id is None and not os.path.exists(f"/proc/{pid}")   # ended and reaped
     assert g.start(seed=1).perft(2) == 72
 
 
@@ -198,8 +220,8 @@ def test_a_worker_ends_with_its_parent_even_in_a_long_loop(tmp_path):
         variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), encoding="utf-8")
     script.write_text(
         "import sys, nomv\n"
-        f"g = nomv.Game.load({str(tmp_path / 'loop.lua')!r}, time_limit=0)\n"
-        "print(g.engine._process.pid, flush=True)\n"
+        f"g = nomv.Game.load({str(tmp_path / 'loop.lua')!r}, limits=nomv.Limits(time=0))\n"
+        "print(g.engine.process_id, flush=True)\n"
         "g.start(seed=1).legal_moves\n", encoding="utf-8")
     # The parent imports this tree's nomv, not whichever is installed.
     root = str(Path(__file__).resolve().parent.parent)

@@ -127,11 +127,8 @@ class MctsAgent(Agent):
             return engine.search(self._tree_for(position, engine), state, position.players,
                                  history, self.iterations, self.seconds)
         last = position.with_state(search)
-        # Lua counts from 1: indices into position.legal_moves here, with each move's notation.
-        notations = position.notations()
-        last["index"] -= 1
+        notations = position.notations()   # each ranked move named (indices into legal_moves)
         for m in last["moves"]:
-            m["index"] -= 1
             m["move"] = notations[m["index"]]
             m.pop("exact", None)
         self.last = last

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import NomvError
+from ..limits import Limits
 from ..game import Game
 from ..stats import wilson
 from .agents import make_agent
@@ -66,11 +67,11 @@ def schedule(players: int, agents: int, games: int, seed: int, swap: bool) -> li
 _games: dict[tuple, Game] = {}
 
 
-def play_game(path: str, runtime: str | None, options: dict[str, Any], variant: str | None,
-              specs: list[str], task: Task, max_plies: int) -> GameResult:
-    key = (path, runtime)
+def play_game(path: str, runtime: str | None, limits: Limits, options: dict[str, Any],
+              variant: str | None, specs: list[str], task: Task, max_plies: int) -> GameResult:
+    key = (path, runtime, limits)
     if key not in _games:
-        _games[key] = Game.load(path, runtime)
+        _games[key] = Game.load(path, runtime, limits=limits)
     game = _games[key]
     pos = game.start(options=options, variant=variant, seed=task.seed, text=True)
     # One agent per seat, seeded by the deal and the seat: with iteration budgets, a match is
@@ -120,7 +121,7 @@ def run(game: Game, specs: list[str], games: int, options: dict[str, Any] | None
     # A game found by name is loaded by name in each process, so that its records name it as
     # `nomv play` does (and open on any machine); a script given as a path, by its path.
     script = Path(game.path).stem if game.origin != "file" else str(game.path)
-    args = [(script, game.runtime, options, variant, specs, t, max_plies) for t in tasks]
+    args = [(script, game.runtime, game.limits, options, variant, specs, t, max_plies) for t in tasks]
     results: list[GameResult] = []
     for task, result in _results(args, jobs):
         if isinstance(result, tuple):

@@ -15,43 +15,24 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..engine import runtime_name
-from ..worker import WorkerEngine
+from ..engine import Engine, runtime_name
 from ..errors import LimitError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, seed_words
+from ..limits import Limits
+from ..pool import EnginePool
 from .report import Report, ScriptReport, line_ranges, short
 from .scene import validate as validate_scene
 from .static import check_description, check_forbidden
 
 DEFAULT_PLAYOUTS = 20
 DEFAULT_MAX_PLIES = 1000
-DEFAULT_TIME_LIMIT = 2.0
-DEFAULT_MEMORY_LIMIT = 256 << 20
+#: The checker's limits: a little more time than a game's (it runs Lua 5.4 with a line hook),
+#: less memory (a script that needs more than this for a board game is probably leaking).
+DEFAULT_LIMITS = Limits(time=2.0, memory=256 << 20)
 SMALL = 8             # positions with at most this many moves test random_move's reach
 STATS_GAMES = 200     # fast playouts for the figures
 TRACED_GAMES = 5      # games of the default options whose lines are traced (rule coverage)...
 TRACE_BUDGET = 2.0    # ...and more of them while tracing has taken less than this (seconds)
-
-# Which contract message (from nomv/lua/host.lua) means which code, by the hook that broke it.
-_CONTRACT = [
-    ("setup", r"setup must return", "E040"),
-    ("moves", r"moves\(\) item|moves must return", "E050"),
-    ("play", r"play must return", "E041"),
-    ("result", r"result", "E053"),
-    ("to_move", r"to_move must be", "E063"),
-    ("notation", r"notation must return", "E080"),
-    ("parse", r"parse must return", "E080"),
-    ("scene", r"scene", "E091"),
-    ("random_move", r"random_move must return", "E070"),
-    ("check", r"check must return", "E055"),
-    ("view", r"view must return", "E055"),
-    ("text", r"text must return", "E055"),
-    ("determinize", r"determinize must return", "E056"),
-    ("evaluate", r"evaluate must return", "E058"),
-    (None, r"the game has no ", "E010"),
-    (None, r"moves returned no move", "E052"),
-]
-
 
 class Stop(Exception):
     """Ends the checks of one script (a limit was hit, or the runtime is unusable)."""
@@ -59,8 +40,7 @@ class Stop(Exception):
 
 def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
           options: dict[str, Any] | None = None, runtime: str | None = None,
-          max_plies: int = DEFAULT_MAX_PLIES, time_limit: float = DEFAULT_TIME_LIMIT,
-          memory_limit: int = DEFAULT_MEMORY_LIMIT, coverage: bool = True,
+          max_plies: int = DEFAULT_MAX_PLIES, limits: Limits = DEFAULT_LIMITS, coverage: bool = True,
           stats_games: int = STATS_GAMES, text_options: bool = False,
           extremes: bool = True, jobs: int = 1) -> Report:
     """Checks one script or several; returns a :class:`Report`.
@@ -72,8 +52,8 @@ def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     if isinstance(paths, (str, Path)):
         paths = [paths]
     report = Report()
-    settings = (playouts, seed, options, runtime_name(runtime), max_plies, time_limit,
-                memory_limit, coverage, stats_games, text_options, extremes)
+    settings = (playouts, seed, options, runtime_name(runtime), max_plies, limits,
+                coverage, stats_games, text_options, extremes)
     jobs = min(jobs or 1, len(paths))
     if jobs > 1:
         # Scripts are independent: check them in parallel processes, reported in order.
@@ -90,8 +70,8 @@ def _check_one(path: str, settings: tuple) -> "ScriptReport":
 
 
 class _ScriptChecker:
-    def __init__(self, path, playouts, seed, options, runtime, max_plies, time_limit,
-                 memory_limit, coverage, stats_games, text_options, extremes=True):
+    def __init__(self, path, playouts, seed, options, runtime, max_plies, limits,
+                 coverage, stats_games, text_options, extremes=True):
         self.extremes = extremes
         self.path = path
         self.playouts = max(1, playouts)
@@ -99,14 +79,15 @@ class _ScriptChecker:
         self.options = options
         self.runtime = runtime
         self.max_plies = max_plies
-        self.limits = {"time_limit": time_limit, "memory_limit": memory_limit}
+        self.limits = limits
         self.coverage = coverage
         self.stats_games = stats_games
         self.text_options = text_options
         self.r = ScriptReport(path, runtime=runtime)
         self.hook_lines: dict[str, int] = {}
         self.game: Game | None = None
-        self.other: WorkerEngine | None = None
+        self.other: Engine | None = None
+        self.pools: list[EnginePool] = []   # closed when the check ends
         self.traced_seconds = 0.0
 
     # -- reporting errors -------------------------------------------------------------------
@@ -127,11 +108,7 @@ class _ScriptChecker:
             self.r.add(line, c, f"{hook or 'the script'} {exc.message}{suffix}")
             raise Stop
         if code is None:
-            code = "E100"
-            for h, pattern, c in _CONTRACT:
-                if (h is None or h == hook) and re.match(pattern, exc.message):
-                    code = c
-                    break
+            code = exc.code or "E100"   # the host names the contract a hook broke
         what = exc.message if code != "E100" else f"{hook or 'the script'} raised an error: {exc.message}"
         self.r.add(line, code, f"{what}{suffix}")
 
@@ -145,32 +122,40 @@ class _ScriptChecker:
             pass
         except NomvError as exc:  # a path that cannot be read, an unknown runtime
             self.r.add(getattr(exc, "line", None), "E100", str(exc))
+        finally:
+            for pool in self.pools:
+                pool.close()
+            if self.game is not None:
+                self.game.close()
         self.r.seconds = time.perf_counter() - start
         return self.r
 
     def _run(self) -> None:
         try:
             source = Path(self.path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
+            line = exc.object[:exc.start].count(b"\n") + 1
+            self.r.add(line, "E100", f"the script is not UTF-8 text: byte {exc.object[exc.start]:#04x} "
+                       f"at offset {exc.start} cannot be read (save the file as UTF-8)")
+            return
+        except OSError as exc:
             self.r.add(None, "E100", f"cannot read the script: {exc.strerror or exc}")
             return
         check_forbidden(self.r, source)
         try:
             # In a worker process, like every other call into the script: loading runs the
             # script's main chunk, which may hang in C code (a pattern) or crash a runtime.
-            engine = WorkerEngine(source, self.path, "5.4", **self.limits)
+            desc = self._engine(source, "5.4").description
         except ScriptError as exc:
             self._load_error(exc)
             return
-        desc = engine.description
-        engine.close()
         self.hook_lines = desc.get("hook_lines", {})
         self.r.name = desc.get("name") if isinstance(desc.get("name"), str) else None
         check_description(self.r, desc, source)
         if self.r.errors:
             return
         try:
-            self.game = Game(source, self.path, "5.4", **self.limits)
+            self.game = Game(source, self.path, "5.4", limits=self.limits)
         except ScriptError as exc:
             self.script_error(exc)
             return
@@ -209,13 +194,20 @@ class _ScriptChecker:
         if not self.r.errors:
             self._figures()
 
+    def _engine(self, source: str, runtime: str) -> Engine:
+        """The script on a worker process of its own: loading runs the script's main chunk,
+        which may hang in C code (a pattern) or crash a runtime."""
+        pool = EnginePool(1, self.limits)
+        self.pools.append(pool)
+        return pool.engine(source, self.path, runtime)
+
     def _load_error(self, exc: ScriptError) -> None:
         if exc.kind == "syntax":
             self.r.add(exc.line, "E001", exc.message)
         elif exc.kind in ("time", "memory"):
             self.r.add(exc.line, "E101" if exc.kind == "time" else "E102",
                        f"loading the script {exc.message}")
-        elif exc.message.startswith("the script must return a table"):
+        elif exc.code == "E002":
             self.r.add(exc.line or _last_line(self.path), "E002", exc.message)
         else:
             self.r.add(exc.line, "E100", f"loading the script raised an error: {exc.message}")
@@ -352,10 +344,6 @@ class _ScriptChecker:
                     count = engine.move_count(state)
             except ScriptError as exc:
                 self.script_error(exc, here)
-                return False
-            if not count:
-                r.add(self.line("moves"), "E052", "moves returned no move, but result says the game "
-                      f"goes on: a dead end ({here})")
                 return False
             r.positions += 1
             r.branching_total += count
@@ -574,7 +562,7 @@ class _ScriptChecker:
         try:
             if self.other is None:
                 # LuaJIT's hook cannot stop a compiled loop: a worker process can be killed.
-                self.other = WorkerEngine(game.source, self.path, "jit", **self.limits)
+                self.other = self._engine(game.source, "jit")
             engines.append(("LuaJIT", self.other))
         except ScriptError:
             pass
@@ -613,8 +601,9 @@ class _ScriptChecker:
         game = self.game
         if self.stats_games <= 0:
             return
+        fast: Game | None = None
         try:
-            fast = game if self.runtime == "5.4" else Game(game.source, self.path, self.runtime, **self.limits)
+            fast = game if self.runtime == "5.4" else Game(game.source, self.path, self.runtime, limits=self.limits)
             given = self.options if self.options else None
             stats = fast.playout(self.stats_games, seed=self.seed, options=given,
                                  text=self.text_options, max_plies=self.max_plies)
@@ -623,6 +612,9 @@ class _ScriptChecker:
             return
         except OptionError:
             return
+        finally:
+            if fast is not None and fast is not game:
+                fast.close()
         if stats.unfinished:
             self.r.add(self.line("result"), "E062", f"{stats.unfinished} of {stats.games} random games did "
                        f"not end within {self.max_plies} plies")

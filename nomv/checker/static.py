@@ -7,52 +7,16 @@ from typing import Any
 
 from ..errors import OptionError, ScriptError
 from ..options import OptionSet, OptionSpec, PlayerSpec, TYPES
+from ..schema import (FIELD_TYPES, FIELDS, FORBIDDEN, FORBIDDEN_MEMBERS as MEMBERS,
+                      OPTION_FIELDS, PLAYERS_FIELDS, REQUIRED_HOOKS)
 from .report import ScriptReport
 from .scene import colour_ok
 
-#: Every field of the game table nomv knows.  Hooks are the ones that must be functions.
-FIELDS = ("name", "title", "info", "players", "options", "variants", "check", "setup", "moves",
-          "play", "result", "to_move", "scene", "notation", "parse", "random_move", "view",
-          "determinize", "text", "grid", "pieces", "evaluate")
-HOOKS = ("check", "setup", "moves", "play", "result", "to_move", "scene", "notation", "parse",
-         "random_move", "view", "determinize", "text", "evaluate")
-REQUIRED_HOOKS = ("setup", "moves", "play", "result")
-FIELD_TYPES = {"name": ("string",), "title": ("string",), "info": ("table",),
-               "players": ("number", "table"), "options": ("table",), "variants": ("table",),
-               "grid": ("table",), "pieces": ("table",)}
-
-# Names the sandbox refuses.  LIBRARIES are reported when indexed (io.open), CALLS anywhere.
-LIBRARIES = {
-    "io": "io (files) is not available to game scripts",
-    "os": "os (system access, time) is not available to game scripts",
-    "debug": "debug is not available to game scripts",
-    "jit": "jit is not available to game scripts",
-    "package": "package is not available to game scripts",
-    "coroutine": "coroutine is not available to game scripts",
-    "utf8": "utf8 is not available to game scripts (it differs between runtimes)",
-    "bit": "bit is not available: use nomv.bit, which works the same on every runtime",
-    "bit32": "bit32 is not available: use nomv.bit, which works the same on every runtime",
-}
-CALLS = {
-    "require": "require is not available: a game is one script; use the `nomv` library",
-    "load": "load is not available to game scripts",
-    "loadstring": "loadstring is not available to game scripts",
-    "loadfile": "loadfile is not available to game scripts",
-    "dofile": "dofile is not available to game scripts",
-    "ffi": "ffi is not available to game scripts",
-    "python": "python is not available to game scripts",
-    "collectgarbage": "collectgarbage is not available to game scripts",
-    "getfenv": "getfenv is not available to game scripts",
-    "setfenv": "setfenv is not available to game scripts",
-    "rawset": "rawset is not available to game scripts",
-    "newproxy": "newproxy is not available to game scripts",
-    "module": "module is not available to game scripts",
-}
-MEMBERS = {
-    ("string", "dump"): "string.dump is not available to game scripts",
-    ("math", "random"): "math.random is not available: use the rng passed to setup, play and random_move, so games replay",
-    ("math", "randomseed"): "math.randomseed is not available: the runtime seeds the rng it passes to setup and play",
-}
+# What the game table may hold and which names the sandbox refuses: nomv/schema.py, the list
+# host.lua uses too.  A refused library is reported where it is indexed (io.open), a refused
+# function wherever it is named.
+LIBRARIES = {name: r.message for name, r in FORBIDDEN.items() if r.kind == "library"}
+CALLS = {name: r.message for name, r in FORBIDDEN.items() if r.kind == "function"}
 
 
 def strip_lua(source: str) -> str:
@@ -190,9 +154,7 @@ def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -
             hint = f" (did you mean '{hook}' instead of '{near[0]}'?)" if near else ""
             report.add(line, "E010", f"the game table has no '{hook}' function{hint}")
     for f, t in types.items():
-        if f in HOOKS and t != "function":
-            report.add(lines.field(f), "E011", f"{f} must be a function, not a {t}")
-        elif f in FIELD_TYPES and t not in FIELD_TYPES[f]:
+        if f in FIELD_TYPES and t not in FIELD_TYPES[f]:
             want = " or a ".join(FIELD_TYPES[f])
             report.add(lines.field(f), "E011", f"{f} must be a {want}, not a {t}")
     if types.get("view") == "function" and "determinize" not in types:
@@ -216,9 +178,8 @@ def _check_players(report: ScriptReport, raw: Any, line: int | None) -> None:
         return
     if isinstance(raw, dict):
         for key in raw:
-            if key not in ("min", "max", "default", "names", "colours", "colors"):
-                report.add(line, "E032", f"players has an unknown field '{key}'"
-                           f"{suggest(key, ['min', 'max', 'default', 'names', 'colours'])}")
+            if key not in PLAYERS_FIELDS:
+                report.add(line, "E032", f"players has an unknown field '{key}'{suggest(key, PLAYERS_FIELDS)}")
         if spec.names and len(spec.names) < spec.max:
             report.add(line, "E032", f"players.names lists {len(spec.names)} names for up to {spec.max} players")
         for c in spec.colours:
@@ -247,9 +208,8 @@ def _check_options(report: ScriptReport, raw: Any, lines: Lines, source: str) ->
             report.add(line, "E030", f"{where} must be a table like {{default = 3, min = 1, max = 5}}")
             continue
         for key in spec:
-            if key not in ("default", "min", "max", "choices", "help", "type", "order"):
-                report.add(line, "E030", f"{where} has an unknown field '{key}'"
-                           f"{suggest(key, ['default', 'min', 'max', 'choices', 'help', 'type', 'order'])}")
+            if key not in OPTION_FIELDS:
+                report.add(line, "E030", f"{where} has an unknown field '{key}'{suggest(key, OPTION_FIELDS)}")
         if "default" not in spec:
             report.add(line, "E030", f"{where} has no default")
             continue

@@ -436,7 +436,7 @@ class App:
         path = self.game.path
         try:
             source = Path(path).read_text(encoding="utf-8")
-            game = Game(source, path, self.game.runtime, self.game.origin)
+            game = Game(source, path, self.game.runtime, self.game.origin, limits=self.game.limits)
             record = self.pos.record(players=self.seats)
             pos = record.replay(game=game, where=path)
         except NomvError as exc:
@@ -530,7 +530,7 @@ class App:
         key = (game.sha256, game.path, seed, repr(sorted(chosen.items())))
         cached = self._worker_game
         if cached is None or cached[0] != key:
-            own = Game(game.source, game.path, game.runtime, game.origin)
+            own = Game(game.source, game.path, game.runtime, game.origin, limits=game.limits)
             cached = (key, own, own.start(chosen, seed=seed))
             self._worker_game = cached
             self._agents = {}  # a new game: the computer players start new search trees

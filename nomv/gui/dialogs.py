@@ -212,7 +212,8 @@ class NewGameDialog(_Dialog):
         if name not in self.loaded:
             found = next((f for f in self.games if f.name == name), None)
             try:
-                self.loaded[name] = Game.load(str(found.path) if found else name)
+                self.loaded[name] = Game.load(str(found.path) if found else name,
+                                              limits=self.app.game.limits if self.app.game else None)
             except NomvError as exc:
                 self.loaded[name] = str(exc)
         self.name = name

@@ -126,12 +126,12 @@ return function(K)
 
   local function mover_of(state, np)
     local p = checked_mover(state, np)
-    if p == nil then contract(format("to_move must be a player number from 1 to %d, got nil", np)) end
+    if p == nil then contract("E063", format("to_move must be a player number from 1 to %d, got nil", np)) end
     return p
   end
 
   local function need_moves(ms)
-    if #ms == 0 then contract("moves returned no move, but result says the game is not over") end
+    if #ms == 0 then K.dead_end() end
     return ms
   end
 
@@ -277,7 +277,7 @@ return function(K)
       d = determinize(info, T.mover, rng)
       local p = who_moves(d)
       if p ~= T.mover then
-        contract(format("determinize gave a state where player %s moves, not player %d: it must "
+        contract("E056", format("determinize gave a state where player %s moves, not player %d: it must "
                         .. "keep everything the player knows", describe(p), T.mover))
       end
     else
@@ -454,8 +454,8 @@ return function(K)
   -- state's list, iterations, seconds, visits, value, moves = {...}, reused, mode}.
   function S.search(T, state, np, history, iterations, seconds)
     local G = K.game()
-    if iterations == nil and seconds == nil then contract("a search needs iterations or seconds") end
-    if iterations ~= nil and iterations < 1 then contract("a search needs at least one iteration") end
+    if iterations == nil and seconds == nil then contract(nil, "a search needs iterations or seconds") end
+    if iterations ~= nil and iterations < 1 then contract(nil, "a search needs at least one iteration") end
     if T.busy then
       -- The last search failed half-way (an error in the script, a time limit): what it left
       -- is not trustworthy.
@@ -508,7 +508,7 @@ return function(K)
     local elapsed = clock() - start
     local ranked = ranked_moves(T, ms)
     if done > 0 and ranked[1].visits == 0 then
-      contract("the search never reached a legal move of the real position: determinize gives "
+      contract("E056", "the search never reached a legal move of the real position: determinize gives "
                .. "states with other moves than the real one (nomv check reports this as E056)")
     end
     local top = {}

@@ -208,6 +208,9 @@ def errors(*codes: int) -> dict:
     return {code: {"model": Error, "description": ERROR_TEXT[code]} for code in sorted({*codes, 422})}
 
 
+#: The body of taking an open seat is optional: without it, the first open seat.
+ANY_SEAT = Body_(default_factory=JoinIn)
+
 ERROR_TEXT = {
     401: "not logged in, or the session has ended",
     403: "not allowed: not your match, not your turn, not your match to cancel, a quota, or a "
@@ -233,7 +236,7 @@ class Services:
         self.store = Store(settings.db)
         self.store.migrate()
         self.engines = Engines(lambda sha: self.catalogue.script(sha), settings.cache_positions,
-                               settings.cache_scripts, settings.time_limit, settings.memory_limit)
+                               settings.cache_scripts, settings.limits, settings.processes)
         self.catalogue = Catalogue(self.store, self.engines.describe)
         self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
                                  settings.argon2_time)
@@ -640,7 +643,7 @@ def _routes(app: FastAPI, s: Services) -> None:
 
     @app.post("/api/invites/{token}", tags=["matches"], summary="Take an open seat",
               responses=errors(401, 404, 409, 422))
-    def join(token: str, body: JoinIn = Body_(default_factory=JoinIn), current: User = Me) -> dict:
+    def join(token: str, body: JoinIn = ANY_SEAT, current: User = Me) -> dict:
         """Takes an open seat of the invitation's match (the first, or `seat`)."""
         return s.matches.join(current, token, body.seat)
 

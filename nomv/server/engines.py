@@ -4,15 +4,17 @@ Everything else asks it in plain data (a match's key, its moves as lists of step
 plain data back, so that moving to the engine pool (a few worker processes hosting the
 runtimes of many scripts) changes this module alone.
 
-Today each loaded script is one :class:`nomv.Game` (one worker process, killed when a call
-runs over the time limit), used from one thread of its own, so that its positions are never
-touched by two threads at once.  Positions are kept in an LRU of ``cache_positions`` matches
-(over all scripts); a match not in memory, or one whose version in the database moved on
-(another process, a takeback), is brought up to date by replaying its moves.  Scripts are kept
-in an LRU of ``cache_scripts``.
+The games run on an :class:`~nomv.pool.EnginePool`: a few worker processes, each holding the
+runtimes of many scripts and the states of many positions (a process stopped at a time limit
+takes nothing with it: its positions are replayed into another).  Each loaded script is one
+:class:`nomv.Game` on that pool, used from one thread of its own, so that its positions are
+never touched by two threads at once.  Positions are kept in an LRU of ``cache_positions``
+matches (over all scripts); a match not in memory, or one whose version in the database moved
+on (another process, a takeback), is brought up to date by replaying its moves.  Scripts are
+kept in an LRU of ``cache_scripts`` (one evicted is unloaded from the pool's processes).
 
-Computer players search on :class:`Searcher`\\ s: Games of their own (their own worker
-processes, their own threads), so that a search never holds up a person's move.
+Computer players search on :class:`Searcher`\\ s: each with a pool of its own (its own worker
+process) and its own thread, so that a search never holds up a person's move.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ from typing import Any, Callable
 
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, Position
+from ..limits import Limits
+from ..pool import EnginePool
 from .errors import Conflict, Illegal, Invalid, ScriptFailed
 
 #: A spectator's view: the script's ``view(state, 0)``, what no player in particular may know.
@@ -118,9 +122,10 @@ class _Entry:
 class _Loaded:
     """One loaded script and the positions of its matches, used from one thread."""
 
-    def __init__(self, script: Script, limits: dict, threaded: bool = True):
+    def __init__(self, script: Script, limits: Limits, pool: EnginePool, threaded: bool = True):
         self.script = script
         self.limits = limits
+        self.pool = pool
         # (a Searcher's scripts are used on the searcher's own thread: they need none)
         self.thread = ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}") \
             if threaded else None
@@ -130,7 +135,7 @@ class _Loaded:
     def load(self) -> Game:
         if self.game is None:
             try:
-                self.game = Game(self.script.source, self.script.path, **self.limits)
+                self.game = Game(self.script.source, self.script.path, limits=self.limits, pool=self.pool)
             except ScriptError as exc:
                 raise script_failed(exc, "to load") from None
         return self.game
@@ -138,15 +143,12 @@ class _Loaded:
     def close(self) -> None:
         self.entries.clear()
         if self.game is not None:
-            self.game.close()
+            self.pool.release(self.game.engine)   # its runtime and states leave the processes
             self.game = None
 
 
 class _Positions:
     """Positions of matches in loaded scripts: sync to the database's version, snapshots."""
-
-    def __init__(self, limits: dict):
-        self.limits = limits
 
     # -- (called on the script's thread) ------------------------------------------------------
 
@@ -230,16 +232,16 @@ class Engines:
     """Positions of matches for people's moves and views (see the module's docstring)."""
 
     def __init__(self, scripts: Callable[[str], Script], cache_positions: int = 2000,
-                 cache_scripts: int = 16, time_limit: float | None = None,
-                 memory_limit: int | None = None):
+                 cache_scripts: int = 16, limits: Limits | None = None, processes: int = 2):
         self.scripts = scripts
-        self.limits = {"time_limit": time_limit, "memory_limit": memory_limit}
+        self.limits = limits or Limits()
+        self.pool = EnginePool(processes, self.limits)
         self.cache_positions = max(1, cache_positions)
         self.cache_scripts = max(1, cache_scripts)
         self._loaded: OrderedDict[str, _Loaded] = OrderedDict()
         self._lru: OrderedDict[int, str] = OrderedDict()     # match id -> sha256
         self._lock = threading.Lock()
-        self._positions = _Positions(self.limits)
+        self._positions = _Positions()
 
     # -- threads and caches -----------------------------------------------------------------
 
@@ -253,7 +255,7 @@ class Engines:
         with self._lock:
             loaded = self._loaded.get(sha256)
             if loaded is None:
-                loaded = self._loaded[sha256] = _Loaded(script, self.limits)
+                loaded = self._loaded[sha256] = _Loaded(script, self.limits, self.pool)
                 while len(self._loaded) > self.cache_scripts:
                     _, old = self._loaded.popitem(last=False)
                     for mid in list(old.entries):
@@ -314,13 +316,15 @@ class Engines:
             except Exception:
                 pass
             one.thread.shutdown(wait=False)
+        self.pool.close()
 
     # -- requests ---------------------------------------------------------------------------
 
     def describe(self, script: Script) -> dict:
-        """The catalogue's description of a script (loads it in a worker of its own)."""
+        """The catalogue's description of a script (loads it in a worker process of its own: a
+        script that hangs as it loads stops nothing else)."""
         try:
-            with Game(script.source, script.path, **self.limits) as game:
+            with Game(script.source, script.path, limits=self.limits) as game:
                 return describe(game)
         except ScriptError as exc:
             raise script_failed(exc, "to load") from None
@@ -409,20 +413,21 @@ class Searcher:
     """The Games of one computer-player thread: its own worker processes, so a search never
     waits for, nor holds up, people's moves.  Use from one thread."""
 
-    def __init__(self, scripts: Callable[[str], Script], limits: dict, cache_scripts: int = 4,
+    def __init__(self, scripts: Callable[[str], Script], limits: Limits, cache_scripts: int = 4,
                  cache_positions: int = 8):
         self.scripts = scripts
         self.limits = limits
+        self.pool = EnginePool(1, limits)
         self.cache_scripts = cache_scripts
         self.cache_positions = cache_positions
         self._loaded: OrderedDict[str, _Loaded] = OrderedDict()
         self._lru: OrderedDict[int, str] = OrderedDict()
-        self._positions = _Positions(limits)
+        self._positions = _Positions()
 
     def _get(self, sha256: str) -> _Loaded:
         loaded = self._loaded.get(sha256)
         if loaded is None:
-            loaded = self._loaded[sha256] = _Loaded(self.scripts(sha256), self.limits, threaded=False)
+            loaded = self._loaded[sha256] = _Loaded(self.scripts(sha256), self.limits, self.pool, threaded=False)
             while len(self._loaded) > self.cache_scripts:
                 _, old = self._loaded.popitem(last=False)
                 old.close()
@@ -463,7 +468,6 @@ class Searcher:
         return list(move.steps)
 
     def close(self) -> None:
-        for loaded in self._loaded.values():
-            loaded.close()
         self._loaded.clear()
         self._lru.clear()
+        self.pool.close()

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import catalog
+from ..limits import Limits
 
 
 def data_dir() -> Path:
@@ -30,6 +31,9 @@ class Settings:
     #: Lua heap (a computer player's search tree lives there too).
     time_limit: float = 1.5
     memory_limit: int = 1 << 30
+    #: Worker processes that run the games of people's matches (each holds many scripts and
+    #: the positions of many matches); every search has one more of its own.
+    processes: int = 2
     #: Computer seats: searches at once, and the strongest player a seat may ask for.
     searches: int = max(1, (os.cpu_count() or 2) // 2)
     computer_seconds: float = 3.0
@@ -59,6 +63,10 @@ class Settings:
     argon2_memory: int = 65536
     argon2_time: int = 3
     log_level: str = "info"
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(self.time_limit, self.memory_limit)
 
     @property
     def backend(self) -> str:

@@ -97,8 +97,7 @@ class Uploads:
             try:
                 report = check(path, playouts=self.settings.check_playouts, coverage=False,
                                stats_games=0, extremes=self.settings.check_extremes,
-                               time_limit=self.settings.time_limit,
-                               memory_limit=self.settings.memory_limit, jobs=1)
+                               limits=self.settings.limits, jobs=1)
             except Exception as exc:   # the checker itself broke: refuse, and say so
                 raise ApiError(f"the script could not be checked: {type(exc).__name__}: {exc}") from None
         out = []

@@ -1,0 +1,108 @@
+-- For `nomv check` (nomv/checker): rule coverage.  Nothing else depends on this part.
+--
+-- Coverage is a line hook (meant for Lua 5.4: LuaJIT does not call hooks inside compiled
+-- traces).  While it is on, one hook function serves both the line events and the time limit's
+-- count events, since a runtime has only one hook.  It records the lines of the game script that
+-- run, and every script function it sees running, so that the lines which *can* run are the
+-- `activelines` of those functions plus every function reachable from the game table and from
+-- their upvalues.  The main chunk is left out: it ran when the script was loaded.
+local H, P = ...
+
+local type, next, pairs, ipairs, getmetatable = type, next, pairs, ipairs, getmetatable
+local tsort = table.sort
+local sethook, getinfo, getupvalue = debug.sethook, debug.getinfo, debug.getupvalue
+local count_hook, to_json = P.count_hook, P.to_json
+
+local covered, cov_protos = nil, nil
+local cov_cache, cov_cached = {}, 0
+local script_source
+
+-- cov_cache[f] says whether f is a script function.  Asking for "f" alone is much cheaper than
+-- asking for the source ("S") on every line.  Closures are created all the time, so the cache
+-- is emptied now and then (a weak table of them makes the collector crawl); one function of
+-- each prototype is kept in cov_protos for its activelines.
+local function coverage_hook(event, line)
+  if event == "line" then
+    local f = getinfo(2, "f").func
+    local mine = cov_cache[f]
+    if mine == nil then
+      local info = getinfo(f, "S")
+      mine = info.source == script_source
+      if cov_cached >= 4096 then cov_cache, cov_cached = {}, 0 end
+      cov_cache[f], cov_cached = mine, cov_cached + 1
+      if mine then
+        local key = info.linedefined * 1048576 + info.lastlinedefined
+        if cov_protos[key] == nil then cov_protos[key] = f end
+      end
+    end
+    if mine then covered[line] = true end
+  else
+    count_hook()
+  end
+end
+
+function H.coverage_start(keep)
+  if not (keep and covered) then covered, cov_protos = {}, {} end
+  cov_cache, cov_cached = {}, 0
+  script_source = P.script_source()
+  sethook(coverage_hook, "l", P.limit_seconds() > 0 and 10000 or 0)
+  return true
+end
+
+-- Stops recording for a while (coverage_start(true) goes on).
+function H.coverage_pause()
+  H.set_limit(P.limit_seconds())
+  return true
+end
+
+-- Every script function reachable from v (tables, functions and their upvalues), into `out`.
+local function script_functions(v, out, seen)
+  if seen[v] then return end
+  local t = type(v)
+  if t == "table" then
+    seen[v] = true
+    local mt = getmetatable(v)
+    if type(mt) == "table" then script_functions(mt, out, seen) end
+    for k, x in next, v do
+      script_functions(k, out, seen)
+      script_functions(x, out, seen)
+    end
+  elseif t == "function" then
+    seen[v] = true
+    local info = getinfo(v, "S")
+    if info.source == script_source and info.what ~= "main" then out[#out + 1] = v end
+    local i = 1
+    while true do
+      local name, up = getupvalue(v, i)
+      if name == nil then break end
+      script_functions(up, out, seen)
+      i = i + 1
+    end
+  end
+end
+
+-- Stops tracing; returns JSON {ran = [lines], active = [lines that can run]}.
+function H.coverage_stop()
+  H.set_limit(P.limit_seconds())
+  local ran, active = {}, {}
+  if covered == nil then return true, to_json({ran = ran, active = active}) end
+  local funcs, seen = {}, {}
+  script_source = P.script_source()
+  script_functions(P.game(), funcs, seen)
+  for _, f in pairs(cov_protos) do
+    if not seen[f] then funcs[#funcs + 1] = f; seen[f] = true end
+  end
+  local lines = {}
+  for _, f in ipairs(funcs) do
+    local info = getinfo(f, "SL")
+    for l in pairs(info.activelines or {}) do
+      -- The closing `end` of a function that returns explicitly never runs: not a rule.
+      if l ~= info.lastlinedefined or info.lastlinedefined == info.linedefined then lines[l] = true end
+    end
+  end
+  for l in pairs(lines) do active[#active + 1] = l end
+  for l in pairs(covered) do ran[#ran + 1] = l end
+  tsort(active); tsort(ran)
+  covered, cov_protos, cov_cache, cov_cached = nil, nil, {}, 0
+  return true, to_json({ran = ran, active = active})
+end

@@ -1,0 +1,128 @@
+-- Errors.  Every request runs guarded: it returns `true, results...` or `false, error-as-JSON`
+-- ({message, line, hook, kind, code}), so Python never sees a Lua error object.  The line is the
+-- innermost line of the game script on the stack, so that errors inside the library still point
+-- at the author's own code.  A broken contract (a hook that returned the wrong thing) is raised
+-- by contract() with the checker's code for it (docs/checker.md), so that every front end can
+-- name the mistake without reading the message.
+local H, P = ...
+
+local type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal =
+      type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal
+local unpack = table.unpack or unpack
+local format, ssub, smatch = string.format, string.sub, string.match
+local getinfo, traceback = debug.getinfo, debug.traceback
+local LIMIT, MAX_MESSAGE = P.LIMIT, P.MAX_MESSAGE
+local arm, disarm, limit_seconds = P.arm, P.disarm, P.limit_seconds
+
+local script_source, script_path = nil, nil
+local hook_name = nil
+
+-- The script being loaded: its chunk name ("@path") tells its lines from the library's.
+function P.set_script(path)
+  script_path, script_source = path, "@" .. path
+end
+function P.script_source() return script_source end
+
+-- The hook an error is reported under.  Returns the previous one, to restore.
+function P.set_hook(name)
+  local was = hook_name
+  hook_name = name
+  return was
+end
+
+local function script_line(level)
+  while true do
+    local info = getinfo(level, "Sl")
+    if not info then return nil end
+    if info.source == script_source and info.currentline and info.currentline > 0 then
+      return info.currentline
+    end
+    level = level + 1
+  end
+end
+
+-- "path:12: text" -> "text", 12.  Lua shortens long chunk names to "...end/of/path".
+-- (smatch, not msg:match: string methods are the script's to look up, see sandbox.lua)
+function P.strip_location(msg)
+  local src, line, rest = smatch(msg, "^(.-):(%d+): (.*)$")
+  if not src then return msg end
+  if script_path and (src == script_path or
+      (ssub(src, 1, 3) == "..." and ssub(script_path, -(#src - 3)) == ssub(src, 4))) then
+    return rest, tonumber(line)
+  end
+  if smatch(src, "nomv/[%w_/]+%.lua$") then return rest end
+  return msg
+end
+local strip_location = P.strip_location
+
+-- A message of reasonable length: a script could raise an error of a hundred megabytes.
+function P.short_message(m)
+  if type(m) ~= "string" or #m <= MAX_MESSAGE + 100 then return m end  -- (+100: once cut, stays)
+  return ssub(m, 1, MAX_MESSAGE) .. format("... (cut: the message has %d characters)", #m)
+end
+local short_message = P.short_message
+
+-- A value as an error message shows it.
+function P.describe(v)
+  if type(v) == "string" then
+    if #v > 60 then return format("%q... (%d characters)", ssub(v, 1, 60), #v) end
+    return format("%q", v)
+  end
+  return tostring(v)
+end
+
+-- An error that the host reports as a broken contract (not an error raised in the script),
+-- with the checker's code for it.
+function P.contract(code, msg) error({plain = msg, code = code}, 0) end
+
+local function handler(e)
+  if rawequal(e, LIMIT) then
+    return {kind = "time", message = format("took longer than %g seconds (the time limit)", limit_seconds()),
+            line = script_line(3), hook = hook_name}
+  end
+  if type(e) == "table" and type(rawget(e, "plain")) == "string" then
+    local code = rawget(e, "code")
+    return {kind = "error", message = e.plain, line = script_line(3), hook = hook_name,
+            code = type(code) == "string" and code or nil}
+  end
+  local msg = type(e) == "string" and e or ("error object " .. tostring(type(e) == "table" and "(a table)" or e))
+  if msg == "not enough memory" then
+    return {kind = "memory", message = "used more memory than the limit allows", hook = hook_name}
+  end
+  local text, line = strip_location(msg)
+  return {kind = "error", message = short_message(text), line = line or script_line(3), hook = hook_name,
+          traceback = traceback("", 2)}
+end
+
+-- `false, error-as-JSON` for an error (as the handler made it, or raw when it did not run).
+function P.failure(err)
+  if type(err) == "table" and err.kind == nil then
+    err = {kind = "error", message = tostring(rawget(err, "plain")), hook = hook_name, code = rawget(err, "code")}
+  elseif type(err) == "string" then  -- the handler did not run (memory errors skip it)
+    if err == "not enough memory" then
+      err = {kind = "memory", message = "used more memory than the limit allows", hook = hook_name}
+    else
+      local text, line = strip_location(err)
+      err = {kind = "error", message = text, line = line, hook = hook_name}
+    end
+  end
+  err.traceback = nil
+  err.message = short_message(err.message)
+  if err.hook == nil then err.hook = hook_name end
+  local ok, text = pcall(P.to_json, err)
+  if not ok then text = '{"kind":"error","message":"an error that could not be described"}' end
+  return false, text
+end
+local failure = P.failure
+
+local function pack(...) return {n = select("#", ...), ...} end
+
+-- Runs f(...) as request `name` under the limits; returns true, results... or false, json.
+function P.guarded(name, f, ...)
+  hook_name = name
+  arm()
+  local r = pack(xpcall(f, handler, ...))
+  disarm()
+  if r[1] then return unpack(r, 1, r.n) end
+  return failure(r[2])
+end

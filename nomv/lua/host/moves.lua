@@ -1,0 +1,132 @@
+-- Legal moves: listing them with the host's checks (each step a short non-empty string), the
+-- per-state cache that lets play() receive the script's own move table, and the ways a move
+-- is written (its key, its default notation, its JSON for Python).
+local H, P = ...
+
+local type, tostring, setmetatable = type, tostring, setmetatable
+local format, sfind = string.format, string.find
+local concat, tsort = table.concat, table.sort
+local contract, describe = P.contract, P.describe
+local MAX_MOVES, MAX_STEP = P.MAX_MOVES, P.MAX_STEP
+
+local G
+P.on_game(function(game) G = game end)
+
+local function check_move(mv, i)
+  if type(mv) ~= "table" then
+    contract("E050", format("moves() item %d is a %s, not a move (a list of step ids)", i, type(mv)))
+  end
+  local n = #mv
+  if n == 0 then contract("E050", format("moves() item %d is an empty move: a move needs at least one step", i)) end
+  for k = 1, n do
+    local s = mv[k]
+    if type(s) ~= "string" or s == "" or sfind(s, "[%c]") then
+      contract("E050", format("moves() item %d, step %d is %s: steps must be non-empty strings (the ids of what the player clicks)", i, k, describe(s)))
+    end
+    if #s > MAX_STEP then
+      contract("E050", format("moves() item %d, step %d is %d characters long; a step id may have at most %d", i, k, #s, MAX_STEP))
+    end
+  end
+end
+
+-- The list moves() returns, checked only for being a list (the loops' fast path).
+function P.list_moves(state)
+  local ms = P.need("moves")(state)
+  if type(ms) ~= "table" then contract("E050", format("moves must return a list, but it returned %s", describe(ms))) end
+  return ms
+end
+local list_moves = P.list_moves
+
+-- moves() gave nothing although result() says the game goes on: a dead end.
+function P.dead_end()
+  contract("E052", "moves returned no move, but result says the game is not over")
+end
+
+-- The moves of a position whose game is not over: never empty.
+function P.running_moves(state)
+  local ms = list_moves(state)
+  if #ms == 0 then P.dead_end() end
+  return ms
+end
+
+local set_hook = P.set_hook
+local move_cache = setmetatable({}, {__mode = "k"})
+local LISTING = {}  -- in move_cache while a position's moves are being listed
+
+-- The checked moves of a state, listed once: play(state, index) hands the script the very
+-- table its moves() returned (extra fields included).
+function P.cached_moves(state)
+  local ms = move_cache[state]
+  if ms == LISTING then
+    -- The last listing failed.  Not again: a failure can be costly (a stack overflow takes
+    -- Lua 5.4 a second), and the notations asked with the moves would double it.
+    set_hook("moves")
+    contract(nil, "moves failed on this position already (see its first error)")
+  end
+  if not ms then
+    move_cache[state] = LISTING
+    -- Errors while listing are errors of moves(), whichever request needed the list.
+    local asked = set_hook("moves")
+    ms = list_moves(state)
+    if #ms > MAX_MOVES then
+      contract("E050", format("moves returned %d moves; a position may have at most %d", #ms, MAX_MOVES))
+    end
+    for i = 1, #ms do check_move(ms[i], i) end
+    if #ms == 0 and not P.is_over(state) then P.dead_end() end
+    move_cache[state] = ms
+    set_hook(asked)
+  end
+  return ms
+end
+
+-- A move as Python receives it: its steps, or {steps, any_order, label} when it has those.
+function P.encode_move(mv)
+  local steps = {}
+  for k = 1, #mv do steps[k] = mv[k] end
+  if mv.any_order or mv.label then
+    return {steps = steps, any_order = mv.any_order and true or nil,
+            label = mv.label ~= nil and tostring(mv.label) or nil}
+  end
+  return steps
+end
+
+-- The default notation: the steps joined by "-".
+function P.default_notation(mv)
+  local steps = {}
+  for k = 1, #mv do steps[k] = mv[k] end
+  return concat(steps, "-")
+end
+
+-- A move as a search key (nomv/ai/agents.py's move_key): its steps, sorted when their order
+-- does not matter, one per line.
+function P.move_key(mv)
+  local steps = {}
+  for k = 1, #mv do steps[k] = tostring(mv[k]) end
+  if mv.any_order then tsort(steps) end
+  return concat(steps, "\n")
+end
+
+local function bad_random_move(mv)
+  contract("E070", format("random_move must return a move (a list of steps), got %s", describe(mv)))
+end
+
+-- A checked move from the game's random_move.
+function P.checked_random_move(state, rng)
+  local mv = G.random_move(state, rng)
+  if type(mv) ~= "table" or #mv == 0 then bad_random_move(mv) end
+  return mv
+end
+
+-- A random move of a running game: the game's random_move, or one drawn from its moves.  (The
+-- check of checked_random_move is written out here: this runs every ply of every playout.)
+function P.random_move_of(state, rng)
+  local random_move = G.random_move
+  if random_move then
+    local mv = random_move(state, rng)
+    if type(mv) ~= "table" or #mv == 0 then bad_random_move(mv) end
+    return mv
+  end
+  local ms = list_moves(state)
+  if #ms == 0 then P.dead_end() end
+  return ms[rng:int(#ms)]
+end

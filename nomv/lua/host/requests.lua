@@ -1,0 +1,161 @@
+-- The requests about one position, as nomv/engine.py sends them.  Each runs guarded (errors
+-- come back as JSON), checks what the game's hook returned (hooks.lua, moves.lua, results.lua,
+-- scene.lua), and returns plain data: JSON text, a number, a string, or a state handle.
+local H, P = ...
+
+local type, tostring = type, tostring
+local format = string.format
+local concat, tsort = table.concat, table.sort
+local guarded, contract, describe, short_message = P.guarded, P.contract, P.describe, P.short_message
+local to_json, cached_moves, encode_move = P.to_json, P.cached_moves, P.encode_move
+local MAX_LABEL, MAX_TEXT = P.MAX_LABEL, P.MAX_TEXT
+
+local G
+P.on_game(function(game) G = game end)
+
+function H.setup(opts, seed)
+  return guarded("setup", function()
+    return P.new_state(opts, P.Rng.new(seed))
+  end)
+end
+
+function H.check(opts, given)
+  if type(G.check) ~= "function" then return true, nil end
+  return guarded("check", function()
+    local msg = G.check(opts, given)
+    if msg ~= nil and type(msg) ~= "string" then contract("E055", "check must return nil or an error message (a string)") end
+    return short_message(msg)
+  end)
+end
+
+function H.moves(state)
+  return guarded("moves", function()
+    local ms = cached_moves(state)
+    local out = {}
+    for i = 1, #ms do out[i] = encode_move(ms[i]) end
+    return to_json(out, "moves")
+  end)
+end
+
+-- The number of legal moves (checked like H.moves, without building their JSON).
+function H.move_count(state)
+  return guarded("moves", function() return #cached_moves(state) end)
+end
+
+function H.play(state, index)
+  return guarded("play", function()
+    local mv = cached_moves(state)[index]
+    if not mv then contract(nil, "no legal move number " .. tostring(index)) end
+    return P.do_play(state, mv)
+  end)
+end
+
+function H.result(state, np)
+  return guarded("result", function()
+    local o = P.outcome(P.need("result")(state), np)
+    if o == nil then return nil end
+    return to_json(o, "result")
+  end)
+end
+
+function H.to_move(state, np)
+  return guarded("to_move", function() return P.checked_mover(state, np) end)
+end
+
+function H.notations(state)
+  return guarded("notation", function()
+    local ms = cached_moves(state)
+    local out = {}
+    for i = 1, #ms do
+      local text = G.notation and G.notation(state, ms[i]) or P.default_notation(ms[i])
+      if type(text) ~= "string" or text == "" then
+        contract("E080", format("notation must return a non-empty string, got %s", describe(text)))
+      end
+      if #text > MAX_LABEL then
+        contract("E080", format("notation returned %d characters; at most %d", #text, MAX_LABEL))
+      end
+      out[i] = text
+    end
+    return to_json(out, "notation")
+  end)
+end
+
+-- Uses the game's parse(): returns the index of the legal move it names, or nil and why not.
+function H.parse(state, text)
+  if type(G.parse) ~= "function" then return true, nil end
+  return guarded("parse", function()
+    local mv, why = G.parse(state, text)
+    if mv == nil then return nil, why and short_message(tostring(why)) or nil end
+    if type(mv) ~= "table" then contract("E080", format("parse must return a move (a list of steps) or nil, got %s", describe(mv))) end
+    local ms = cached_moves(state)
+    local key = P.move_key(mv)
+    for i = 1, #ms do
+      local k = P.move_key(ms[i])
+      if k == key then return i end
+      if ms[i].any_order then
+        local sorted = {}
+        for s = 1, #mv do sorted[s] = tostring(mv[s]) end
+        tsort(sorted)
+        if concat(sorted, "\n") == k then return i end
+      end
+    end
+    return nil   -- the game read the text, but the move is not legal: the host says which are
+  end)
+end
+
+function H.scene(state)
+  return guarded("scene", function() return to_json(P.checked_scene(state), "scene") end)
+end
+
+function H.text(state)
+  if type(G.text) ~= "function" then return true, nil end
+  return guarded("text", function()
+    local t = G.text(state)
+    if type(t) ~= "string" then contract("E055", format("text must return a string, got %s", describe(t))) end
+    if #t > MAX_TEXT then contract("E055", format("text returned %d characters; at most %d", #t, MAX_TEXT)) end
+    return t
+  end)
+end
+
+-- The state as `player` may know it (hidden information removed).  Without a view hook every
+-- player sees the whole state.
+function H.view(state, player)
+  if type(G.view) ~= "function" then return true, state end
+  return guarded("view", function()
+    local v = P.checked_view(state, player)
+    if v._rng == nil then v._rng = state._rng end
+    return v
+  end)
+end
+
+-- The game's determinize(view, player, rng), or nil without one.
+function H.determinize(view, player, seed)
+  if type(G.determinize) ~= "function" then return true, nil end
+  return guarded("determinize", function()
+    local d = P.checked_determinize(view, player, P.Rng.new(seed))
+    if d._rng == nil then d._rng = view._rng end
+    return d
+  end)
+end
+
+-- The game's evaluate(state, player), or nil without one.
+function H.evaluate(state, player)
+  if type(G.evaluate) ~= "function" then return true, nil end
+  return guarded("evaluate", function() return P.checked_evaluate(state, player) end)
+end
+
+function H.dump(state)
+  return guarded("dump", function() return to_json(state, "state") end)
+end
+
+-- n calls of the game's random_move(state, rng) from a generator seeded with `seed`; returns
+-- the moves as JSON (like H.moves), or nil when the game has no random_move.
+function H.random_moves(state, seed, n)
+  if type(G.random_move) ~= "function" then return true, nil end
+  return guarded("random_move", function()
+    local rng = P.Rng.new(seed)
+    local out = {}
+    for i = 1, n do out[i] = encode_move(P.checked_random_move(state, rng)) end
+    return to_json(out, "random_move")
+  end)
+end

@@ -1,0 +1,112 @@
+"""The engine pool: a few worker processes serve the positions of many games; a position whose
+process was stopped is replayed into a live one, and no other game notices."""
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+import nomv
+from nomv.engine import Engine, LuaEngine
+from nomv.pool import EnginePool
+from nomv.worker import WorkerEngine
+
+TICTACTOE = nomv.catalog.find("tictactoe").path.read_text(encoding="utf-8")
+TRINIM = nomv.catalog.find("trinim")
+
+
+@pytest.fixture
+def pool():
+    with EnginePool(processes=2, limits=nomv.Limits(time=0.5)) as p:
+        yield p
+
+
+def test_many_positions_of_several_games_share_a_few_processes(pool):
+    tictactoe = nomv.Game(TICTACTOE, "tictactoe.lua", pool=pool)
+    trinim = nomv.Game.load("trinim", pool=pool)
+    positions = [g.start(seed=s) for s in range(6) for g in (tictactoe, trinim)]
+    for i, pos in enumerate(positions):
+        pos.play(pos.legal_moves[i % len(pos.legal_moves)])
+    assert len(pool.running()) == 2          # twelve positions, two games, two processes
+    # every position kept its own state
+    for pos in positions:
+        assert pos.ply == 1 and pos.outcome() is None
+    assert {positions[0].to_move, positions[1].to_move} == {2}
+
+
+def test_a_killed_process_loses_no_game_and_the_others_go_on(pool):
+    game = nomv.Game.load("trinim", pool=pool)
+    a, b = game.start(seed=1), game.start(seed=2)     # one on each process
+    for pos in (a, b):
+        pos.play(pos.legal_moves[0])
+        pos.play(pos.legal_moves[-1])
+    before = (a.state(), b.state())
+    victim = a.with_state(lambda engine, state: engine.process_id)
+    os.kill(victim, signal.SIGKILL)
+    # a's process is gone: its next request fails once or replays; either way the game is whole
+    try:
+        a.play(a.legal_moves[0])
+    except nomv.ScriptError as exc:
+        assert "killed by signal 9" in exc.message
+        a.play(a.legal_moves[0])
+    a.undo()
+    assert (a.state(), b.state()) == before and a.ply == 2 and b.ply == 2
+    assert b.with_state(lambda engine, state: engine.process_id) != victim
+
+
+def test_a_hanging_script_stops_only_its_own_request(pool):
+    hang = TICTACTOE.replace("  text = function(", "  text = function(s) while true do end end,\n  _text = function(", 1)
+    assert hang != TICTACTOE
+    bad = nomv.Game(hang, "hang.lua", pool=pool)
+    good = nomv.Game(TICTACTOE, "tictactoe.lua", pool=pool)
+    others = [good.start(seed=s) for s in range(4)]
+    for pos in others:
+        pos.play(pos.legal_moves[0])
+    victim = bad.start(seed=1)
+    with pytest.raises(nomv.LimitError) as err:
+        victim.text()
+    assert err.value.hook == "text"
+    # the positions on the stopped process are replayed; all go on
+    for pos in others + [victim]:
+        pos.play(pos.legal_moves[0])
+        assert pos.ply == (2 if pos is not victim else 1)
+
+
+def test_replay_gives_every_state_in_one_round_trip(pool):
+    game = nomv.Game.load("trinim", pool=pool)
+    pos = game.start(seed=3)
+    indices = []
+    for _ in range(4):
+        indices.append(len(pos.legal_moves) // 2)
+        pos.play(pos.legal_moves[indices[-1]])
+    engine = pos.with_state(lambda engine, state: engine)
+    states = engine.replay(pos.options, nomv.game.seed_words(3), indices)
+    assert len(states) == 5 and engine.dump(states[-1]) == pos.with_state(lambda e, s: e.dump(s))
+
+
+def test_both_engines_implement_the_one_interface():
+    assert isinstance(LuaEngine(TICTACTOE, "t.lua"), Engine)
+    with EnginePool(1) as pool:
+        engine = pool.engine(TICTACTOE, "t.lua")
+        assert isinstance(engine, WorkerEngine) and isinstance(engine, Engine)
+        # one engine per script and process: positions placed there share it
+        assert pool.engine(TICTACTOE, "t.lua") is engine
+
+
+def test_a_desktop_game_has_a_process_of_its_own():
+    a, b = nomv.Game(TICTACTOE, "t.lua"), nomv.Game(TICTACTOE, "t.lua")
+    try:
+        assert a.engine.process_id != b.engine.process_id
+        a.close()
+        assert a.engine.process_id is None and b.start(seed=1).perft(1) == 9
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_pool_needs_a_process():
+    with pytest.raises(ValueError, match="at least one process"):
+        EnginePool(0)
+    with pytest.raises(ValueError, match="isolate=False contradicts pool"):
+        nomv.Game(TICTACTOE, "t.lua", isolate=False, pool=EnginePool(1))
