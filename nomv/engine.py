@@ -37,16 +37,19 @@ State = Any
 
 
 class Call(NamedTuple):
-    """One request in a batch: the name of an :class:`Engine` method and its arguments."""
+    """One request in a batch: the name of an :class:`Engine` method and its arguments.  With
+    ``only_if_running``, it runs only when the batch's last ``result`` said the game goes on
+    (the moves of a finished game are not listed for nothing)."""
 
     request: str
     args: tuple[Any, ...]
+    only_if_running: bool = False
 
 
 class Reply(NamedTuple):
     """The answer to one :class:`Call`: ``ok`` with its value, ``error`` with the
     :class:`~nomv.errors.ScriptError`, or ``skipped`` (not run: a request before it ran over
-    a limit)."""
+    a limit, or the game is over for an ``only_if_running`` call)."""
 
     status: Literal["ok", "error", "skipped"]
     value: Any
@@ -119,6 +122,11 @@ def _searched(raw: Any) -> dict[str, Any]:
     return result
 
 
+def _played(raw: Any) -> tuple[State, str, Any]:
+    state, notation, move = raw
+    return state, str(notation), json.loads(move)
+
+
 def _plus_one(args: tuple[Any, ...]) -> tuple[Any, ...]:
     state, index = args
     return (state, index + 1)
@@ -142,6 +150,7 @@ SETUP = Request("setup", _state)
 MOVES = Request("moves", _json_list)
 MOVE_COUNT = Request("move_count", _int)
 PLAY = Request("play", _state, _plus_one)        # Lua counts moves from 1
+PLAY_STEPS = Request("play_steps", _played)       # (new state, notation, the move as in moves)
 RESULT = Request("result", _json_dict_or_none)
 TO_MOVE = Request("to_move", _int_or_none)
 NOTATIONS = Request("notations", _json_list)
@@ -166,7 +175,7 @@ COVERAGE_STOP = Request("coverage_stop", _json_dict)
 #: Every request by name (for batches): the one place where arguments are encoded for the wire
 #: and replies decoded.
 CODEC: dict[str, Request[Any]] = {r.name: r for r in (
-    CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
+    CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
     DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
     SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP)}
 
@@ -220,7 +229,11 @@ class Engine(Protocol):
                iterations: int | None, seconds: float | None) -> dict[str, Any]: ...
     # -- several at once, the author's prints, coverage ---------------------------------------
     def batch(self, calls: Sequence[Call]) -> list[Reply]: ...
-    def replay(self, options: dict[str, Any], seed: list[int], indices: Sequence[int]) -> list[State]: ...
+    def play_steps(self, state: State, steps: Sequence[str]) -> tuple[State, str, Any]: ...
+    def follow(self, state: State, moves: Sequence[Sequence[str]]) -> list[tuple[State, str, Any]]: ...
+    def follow_until(self, state: State, moves: Sequence[Sequence[str]]
+                     ) -> tuple[list[tuple[State, str, Any]], ScriptError | None]: ...
+    def replay(self, options: dict[str, Any], seed: list[int], moves: Sequence[Sequence[str]]) -> list[State]: ...
     def printed(self) -> list[str]: ...
     def coverage_start(self, keep: bool = False) -> None: ...
     def coverage_pause(self) -> None: ...
@@ -242,7 +255,7 @@ class EngineBase:
         """Runs one request with wire arguments; returns its raw reply or raises its error."""
         raise NotImplementedError
 
-    def _send_batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+    def _send_batch(self, calls: list[tuple[Any, ...]]) -> list[RawReply]:
         """Runs several requests in one go (``HostRuntime.run``'s rules)."""
         raise NotImplementedError
 
@@ -258,33 +271,63 @@ class EngineBase:
         """Several requests in one crossing (one round trip to a worker process instead of
         several).  A request that runs over a limit ends the batch: the ones after it are
         ``skipped``, so that a hanging hook costs one time limit, not several."""
-        wire: list[tuple[str, tuple[Any, ...]]] = []
-        for name, args in calls:
+        wire: list[tuple[Any, ...]] = []
+        for name, args, only_if_running in calls:
             if name not in CODEC:
                 raise ValueError(f"{name!r} is not a request of the engine")
-            wire.append((name, CODEC[name].wire(args)))
+            wire.append((name, CODEC[name].wire(args), True) if only_if_running
+                        else (name, CODEC[name].wire(args)))
         out: list[Reply] = []
-        for (name, _), raw in zip(wire, self._send_batch(wire)):
+        for (name, *_), raw in zip(wire, self._send_batch(wire)):
             if raw.status == "ok":
                 out.append(Reply("ok", CODEC[name].decode(raw.value)))
             else:
                 out.append(Reply(raw.status, raw.value))
         return out
 
-    def replay(self, options: dict[str, Any], seed: list[int], indices: Sequence[int]) -> list[State]:
-        """The states of a game: the start from ``options`` and ``seed``, then after each
-        move (``indices`` into each position's legal moves), in one crossing."""
-        calls = [(SETUP.name, (options, seed))] + [(PLAY.name, PLAY.wire((PREVIOUS, i))) for i in indices]
-        states = []
+    def play_steps(self, state: State, steps: Sequence[str]) -> tuple[State, str, Any]:
+        """Plays the legal move the steps name (in any order for an ``any_order`` move):
+        (the new state, the move's notation, the move as :meth:`moves` lists it).  A move that
+        is not legal raises a ScriptError whose ``code`` is ``"illegal"``."""
+        return self._ask(PLAY_STEPS, state, list(steps))
+
+    def follow(self, state: State, moves: Sequence[Sequence[str]]) -> list[tuple[State, str, Any]]:
+        """Plays the moves (each its steps) one after the other from ``state``, in one
+        crossing; returns each move's :meth:`play_steps` answer, or raises the error of the
+        first move that fails (:meth:`follow_until` keeps what was played before it)."""
+        played, error = self.follow_until(state, moves)
+        if error is not None:
+            raise error
+        return played
+
+    def follow_until(self, state: State, moves: Sequence[Sequence[str]]
+                     ) -> tuple[list[tuple[State, str, Any]], ScriptError | None]:
+        """Like :meth:`follow`, but a move that fails ends the list instead of raising: returns
+        the answers of the moves played and the error of the first that failed (or None)."""
+        calls = [(PLAY_STEPS.name, (PREVIOUS if i else state, list(m))) for i, m in enumerate(moves)]
+        return self._chain(calls, PLAY_STEPS.decode)
+
+    def replay(self, options: dict[str, Any], seed: list[int], moves: Sequence[Sequence[str]]) -> list[State]:
+        """The states of a game: the start from ``options`` and ``seed``, then after each move
+        (each its steps), in one crossing."""
+        calls = [(SETUP.name, (options, seed))] + [(PLAY_STEPS.name, (PREVIOUS, list(m))) for m in moves]
+        answers, error = self._chain(calls, lambda raw: raw[0] if isinstance(raw, tuple) else raw)
+        if error is not None:
+            raise error
+        return answers
+
+    def _chain(self, calls: list[tuple[Any, ...]], decode: Callable[[Any], _T]) -> tuple[list[_T], ScriptError | None]:
+        out: list[_T] = []
         for raw in self._send_batch(calls):
+            if raw.status == "error":
+                assert isinstance(raw.value, ScriptError)
+                return out, raw.value
             if raw.status != "ok":
-                if raw.status == "error":
-                    raise raw.value
                 break
-            states.append(raw.value)
-        if len(states) != len(calls):
-            raise ScriptError("the replay stopped early", self.path, hook="play")
-        return states
+            out.append(decode(raw.value))
+        if len(out) != len(calls):
+            return out, ScriptError("the replay stopped early", self.path, hook="play")
+        return out, None
 
     # -- the requests --------------------------------------------------------------------------
 
@@ -396,5 +439,5 @@ class LuaEngine(EngineBase):
     def _send(self, request: str, args: tuple[Any, ...]) -> Any:
         return self._runtime.call(request, *args)
 
-    def _send_batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+    def _send_batch(self, calls: list[tuple[Any, ...]]) -> list[RawReply]:
         return self._runtime.run(calls)

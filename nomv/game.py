@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
+#: The viewer of :meth:`Position.view` and :meth:`Position.scene` who is no player: someone
+#: watching, who may know no player's secrets (the game's ``view(state, 0)``).
+SPECTATOR = 0
+
 
 @dataclass(frozen=True, eq=False)
 class Move:
@@ -366,16 +370,17 @@ class Position:
         self.players = int(options.get("players", game.players.default))
         self._engine = game._position_engine()
         self._states = [self._engine.setup(self.options, seed_words(seed))]
-        self._indices: list[int] = []  # the index of each played move among the legal ones
         self._history: list[Move] = []
         self._texts: list[str] = []  # the notation of each played move, as it was played
         self._redo: list[Move] = []
-        self._cache: list[dict[str, Any]] = [{}]
+        #: What the script said about the current state (its outcome, moves, scene, ... or the
+        #: error asking gave).  Only the current state's: a long game keeps no per-ply data.
+        self._cache: dict[str, Any] = {}
 
     # -- reading the position ------------------------------------------------------------------
 
     def _memo(self, key: str, compute: Callable[[State], _T]) -> _T:
-        cache = self._cache[-1]
+        cache = self._cache
         if key not in cache:
             failed = cache.get("!" + key)  # a hook that failed here would again
             if failed is not None:
@@ -397,7 +402,8 @@ class Position:
             return compute(self._states[-1])
         except StaleStateError:
             self._engine = self.game._position_engine()
-            self._states = self._engine.replay(self.options, seed_words(self.seed), self._indices)
+            self._states = self._engine.replay(self.options, seed_words(self.seed),
+                                               [m.steps for m in self._history])
             return compute(self._states[-1])
 
     def with_state(self, compute: Callable[[Engine, State], _T]) -> _T:
@@ -424,14 +430,15 @@ class Position:
         """Asks for the outcome, player to move, moves and notations in one request: with the
         script in a worker process, each request is a round trip.  What failed is left for the
         single request to ask again and report."""
-        cache = self._cache[-1]
+        cache = self._cache
         if "outcome" in cache or "prefetched" in cache:
             return
         cache["prefetched"] = True
         np = self.players
         try:
             replies = self._run(lambda s: self._engine.batch(
-                [Call("result", (s, np)), Call("to_move", (s, np)), Call("moves", (s,)), Call("notations", (s,))]))
+                [Call("result", (s, np)), Call("to_move", (s, np), True), Call("moves", (s,), True),
+                 Call("notations", (s,), True)]))
         except LimitError as exc:
             # The worker was stopped inside one of them: that request gives this error; the
             # others are asked again one by one.
@@ -502,11 +509,23 @@ class Position:
     def scene(self, player: int | None = None) -> dict[str, Any]:
         """What to draw: {"items": [...], "bounds": ..., "status": ...} in board units.
 
-        With ``player``, the scene of that player's view (hidden information removed)."""
-        if player is None:
+        With ``player``, the scene of that player's view (hidden information removed; 0 for a
+        spectator, :data:`SPECTATOR`)."""
+        if player is not None:
+            self._check_viewer(player)
+        if player is None or not self.hides_information:
             return self._memo("scene", self._engine.scene)
         return self._memo(f"scene:{player}",
                           lambda s: self._engine.scene(self._engine.view(s, player)))
+
+    @property
+    def hides_information(self) -> bool:
+        """Whether the game has a ``view`` hook: players may know less than the whole state."""
+        return "view" in self.game.hooks
+
+    def _check_viewer(self, player: int) -> None:
+        if not (isinstance(player, int) and 0 <= player <= self.players):
+            raise ValueError(f"player must be from 1 to {self.players} (or 0, a spectator), got {player!r}")
 
     def state(self) -> Any:
         """The current state as plain data (the runtime's rng position left out)."""
@@ -514,19 +533,22 @@ class Position:
 
     def view(self, player: int) -> Any:
         """The current state as ``player`` may know it: the game's ``view`` hook removes what
-        that player must not see (another's hidden target, the order of the deck)."""
-        if not 1 <= player <= self.players:
-            raise ValueError(f"player must be from 1 to {self.players}, got {player}")
-        return _without_rng(self._run(lambda s: self._engine.dump(self._engine.view(s, player))))
+        that player must not see (another's hidden target, the order of the deck).  Player 0
+        (:data:`SPECTATOR`) is someone watching: no player's secrets."""
+        self._check_viewer(player)
+        if not self.hides_information:
+            return self.state()
+        return _without_rng(self._memo(f"view:{player}",
+                                       lambda s: self._engine.dump(self._engine.view(s, player))))
 
     def text(self, player: int | None = None) -> str:
         """The position as text: the game's own text(), else a picture of its scene, else its
         state as JSON.  With ``player``, of what that player may know (their view)."""
-        if player is None:
+        if player is not None:
+            self._check_viewer(player)
+        if player is None or not self.hides_information:
             own = self._memo("text", self._engine.text)
         else:
-            if not 1 <= player <= self.players:
-                raise ValueError(f"player must be from 1 to {self.players}, got {player}")
             own = self._memo(f"text:{player}", lambda s: self._engine.text(self._engine.view(s, player)))
         if own is not None:
             return own
@@ -561,24 +583,45 @@ class Position:
         chosen = self._legal()[index]
         text = self.notations()[index]
         new_state = self._run(lambda s: self._engine.play(s, index))
-        self._states.append(new_state)
-        self._indices.append(index)
-        self._cache.append({})
-        self._history.append(chosen)
+        self._advance(new_state, chosen, text)
+        return chosen
+
+    def play_moves(self, moves: Sequence[Move | list[str] | tuple[str, ...]]) -> list[Move]:
+        """Plays several moves (each a :class:`Move` or its steps) in one request to the
+        script's runtime, as a server does to bring a position up to date.  If one is not legal
+        (or the script fails), the moves before it stay played and the error is raised."""
+        if not moves:
+            return []
+        steps = [list(m.steps) if isinstance(m, Move) else list(m) for m in moves]
+        played, error = self._run(lambda s: self._engine.follow_until(s, steps))
+        out = []
+        for state, text, raw in played:
+            move = Move.from_json(raw)
+            self._advance(state, move, text)
+            out.append(move)
+        if error is not None:
+            if error.code == "illegal":
+                raise IllegalMoveError(f"move {len(out) + 1} of {len(steps)}: {error.message}"
+                                       f"{self._examples()}") from None
+            raise error
+        return out
+
+    def _advance(self, state: State, move: Move, text: str) -> None:
+        self._states.append(state)
+        self._cache = {}
+        self._history.append(move)
         self._texts.append(text)
-        if self._redo and self._redo[-1] == chosen:
+        if self._redo and self._redo[-1] == move:
             self._redo.pop()
         else:
             self._redo.clear()
-        return chosen
 
     def undo(self) -> Move:
         """Takes back the last move and returns it."""
         if not self._history:
             raise IllegalMoveError("nothing to undo: no move has been played")
         self._states.pop()
-        self._indices.pop()
-        self._cache.pop()
+        self._cache = {}
         move = self._history.pop()
         self._texts.pop()
         self._redo.append(move)

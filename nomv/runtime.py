@@ -50,8 +50,8 @@ def runtime_name(name: str | None = None) -> str:
 
 
 class Previous:
-    """In a batch, stands for the value the request before gave (a replay is a batch of plays,
-    each on the state the one before returned)."""
+    """In a batch, stands for the value the request before gave, or the first of its values
+    (a replay is a batch of plays, each on the state the one before returned)."""
 
     def __repr__(self) -> str:
         return "PREVIOUS"
@@ -123,28 +123,41 @@ class HostRuntime:
             return values[0] if len(values) == 1 else (tuple(values) if values else None)
         raise self._script_error(values[0] if values else "{}")
 
-    def run(self, calls: Iterable[tuple[str, tuple[Any, ...]]],
+    def run(self, calls: Iterable[tuple[Any, ...]],
             before: Callable[[str], None] | None = None) -> list[RawReply]:
         """Runs several requests in a row: the batch loop, the same in-process and in a worker.
-        A request that runs over a limit ends the batch (the rest are skipped, so a hanging
-        hook costs one time limit, not several); an argument :data:`PREVIOUS` is the value of
-        the request before.  ``before(name)`` is called before each request."""
+        Each call is ``(name, args)``, or ``(name, args, True)`` for one that runs only while
+        the game goes on (the last ``result`` of the batch said None).  A request that runs
+        over a limit ends the batch (the rest are skipped, so a hanging hook costs one time
+        limit, not several); an argument :data:`PREVIOUS` is the value of the request before
+        (the first of its values).  ``before(name)`` is called before each request."""
         out: list[RawReply] = []
-        for name, args in calls:
+        running: bool | None = None       # what the batch's last `result` said
+        for call in calls:
+            name, args = call[0], call[1]
+            only_running = len(call) > 2 and bool(call[2])
             last = out[-1] if out else None
             needs_previous = any(a is PREVIOUS for a in args)
-            if last is not None and (isinstance(last.value, LimitError)
-                                     or (needs_previous and last.status != "ok")):
+            if (last is not None and isinstance(last.value, LimitError)) \
+                    or (needs_previous and (last is None or last.status != "ok")) \
+                    or (only_running and running is not True):
                 out.append(RawReply("skipped", None))
                 continue
             if needs_previous:
-                args = tuple(last.value if a is PREVIOUS else a for a in args)  # type: ignore[union-attr]
+                assert last is not None
+                previous = last.value[0] if isinstance(last.value, tuple) else last.value
+                args = tuple(previous if a is PREVIOUS else a for a in args)
             if before is not None:
                 before(name)
             try:
-                out.append(RawReply("ok", self.call(name, *args)))
+                value = self.call(name, *args)
+                out.append(RawReply("ok", value))
+                if name == "result":
+                    running = value is None
             except ScriptError as exc:
                 out.append(RawReply("error", exc))
+                if name == "result":
+                    running = None
         return out
 
     def _lua_value(self, v: Any) -> Any:

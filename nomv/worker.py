@@ -132,6 +132,8 @@ def _serve(conn: Any) -> None:
 
     def keep(key: str, runtime: HostRuntime, value: Any) -> Any:
         nonlocal next_id
+        if isinstance(value, tuple):          # several values (a play_steps reply)
+            return tuple(keep(key, runtime, v) for v in value)
         if runtime.is_handle(value):
             next_id += 1
             states[next_id] = (key, value)
@@ -169,7 +171,7 @@ def _serve(conn: Any) -> None:
             if runtime is None:
                 raise ScriptError("the script is not loaded in this worker", hook="load")
             if kind == "batch":
-                calls = [(name, tuple(here(key, a) for a in args)) for name, args in payload]
+                calls = [(call[0], tuple(here(key, a) for a in call[1]), *call[2:]) for call in payload]
                 replies = runtime.run(calls, before=lambda name: conn.send(("doing", name, 0.0)))
                 value: Any = [(r.status, _error_fields(r.value) if r.status == "error"
                                else keep(key, runtime, r.value)) for r in replies]
@@ -292,10 +294,11 @@ class WorkerProcess:
             wire = tuple(self._wire(engine, request, a) for a in args)
             return self._local(self._exchange(engine, ("call", engine.key, (request, wire)), request))
 
-    def batch(self, engine: "WorkerEngine", calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+    def batch(self, engine: "WorkerEngine", calls: list[tuple[Any, ...]]) -> list[RawReply]:
         with self._lock:
             self._ensure_loaded(engine)
-            wire = [(name, tuple(self._wire(engine, name, a) for a in args)) for name, args in calls]
+            wire = [(call[0], tuple(self._wire(engine, call[0], a) for a in call[1]), *call[2:])
+                    for call in calls]
             first = calls[0][0] if calls else "batch"
             replies = self._exchange(engine, ("batch", engine.key, wire), first)
             return [RawReply(status, _error_from(value, engine.path) if status == "error" else self._local(value))
@@ -332,6 +335,8 @@ class WorkerProcess:
         return arg
 
     def _local(self, value: Any) -> Any:
+        if isinstance(value, tuple):
+            return tuple(self._local(v) for v in value)
         if isinstance(value, StateRef):
             return RemoteState(value.id, self, self.epoch, self._garbage)
         return value
@@ -486,7 +491,7 @@ class WorkerEngine(EngineBase):
     def _send(self, request: str, args: tuple[Any, ...]) -> Any:
         return self.worker.call(self, request, args)
 
-    def _send_batch(self, calls: list[tuple[str, tuple[Any, ...]]]) -> list[RawReply]:
+    def _send_batch(self, calls: list[tuple[Any, ...]]) -> list[RawReply]:
         return self.worker.batch(self, calls)
 
 

@@ -633,6 +633,20 @@ def test_knownads_view_hides_other_targets(nonads, players):
         assert "?" in text
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_spectator_sees_no_target(nonads, players):
+    pos = nonads.start(options={"players": players}, variant="knownads", seed=players)
+    for _ in range(3):
+        pos.play(pos.notations()[0])
+    view = pos.view(nomv.game.SPECTATOR)
+    assert view["targets"] == [0] * players and set(view["deck"]) <= {0}
+    text = json.dumps(pos.scene(player=nomv.game.SPECTATOR))
+    for t in pos.state()["targets"]:
+        assert f'"#{t}"' not in text
+    with pytest.raises(ValueError, match="or 0, a spectator"):
+        pos.view(players + 1)
+
+
 def count_mini_black(scene):
     return sum(1 for it in scene["items"]
                if it.get("shape") == "rect" and it.get("fill") == "#1e1e1e" and abs(it["w"] - 0.6) < 1e-9)

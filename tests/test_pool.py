@@ -8,7 +8,7 @@ import signal
 import pytest
 
 import nomv
-from nomv.engine import Engine, LuaEngine
+from nomv.engine import Call, Engine, LuaEngine
 from nomv.pool import EnginePool
 from nomv.worker import WorkerEngine
 
@@ -76,13 +76,39 @@ def test_a_hanging_script_stops_only_its_own_request(pool):
 def test_replay_gives_every_state_in_one_round_trip(pool):
     game = nomv.Game.load("trinim", pool=pool)
     pos = game.start(seed=3)
-    indices = []
     for _ in range(4):
-        indices.append(len(pos.legal_moves) // 2)
-        pos.play(pos.legal_moves[indices[-1]])
+        pos.play(pos.legal_moves[len(pos.legal_moves) // 2])
     engine = pos.with_state(lambda engine, state: engine)
-    states = engine.replay(pos.options, nomv.game.seed_words(3), indices)
+    states = engine.replay(pos.options, nomv.game.seed_words(3), [m.steps for m in pos.history])
     assert len(states) == 5 and engine.dump(states[-1]) == pos.with_state(lambda e, s: e.dump(s))
+
+
+def test_a_server_catches_a_position_up_in_one_request(pool):
+    game = nomv.Game.load("trinim", pool=pool)
+    played = game.start(seed=4)
+    for _ in range(5):
+        played.play(played.legal_moves[-1])
+    behind = game.start(seed=4)
+    # any_order moves named in another order than the script lists them still match
+    steps = [list(reversed(m.steps)) if m.any_order else list(m.steps) for m in played.history]
+    assert behind.play_moves(steps) == played.history
+    assert behind.state() == played.state() and behind.history_notation == played.history_notation
+    # an illegal move in the middle: the moves before it stay played, the error names it
+    again = game.start(seed=4)
+    with pytest.raises(nomv.IllegalMoveError, match="move 3 of 3:.*not a legal move here"):
+        again.play_moves(steps[:2] + [["A1", "Z9"]])
+    assert again.ply == 2 and again.history == played.history[:2]
+
+
+def test_the_moves_of_a_finished_game_are_not_listed_for_nothing():
+    engine = LuaEngine(TICTACTOE, "t.lua")
+    state = engine.setup({"players": 2}, nomv.game.seed_words(1))
+    for index in (0, 0, 0, 0, 0, 0, 0):      # x: a1 a3 ... a column: the game is over
+        state = engine.play(state, index)
+    calls = [Call("result", (state, 2)), Call("moves", (state,), True), Call("notations", (state,), True)]
+    result, moves, notations = engine.batch(calls)
+    assert result.status == "ok" and result.value is not None
+    assert moves.status == notations.status == "skipped"
 
 
 def test_both_engines_implement_the_one_interface():

@@ -71,7 +71,7 @@ def test_a_hanging_hook_is_run_once_so_the_error_comes_after_one_time_limit(runt
         return send(self, request, args)
 
     def spy_batch(self, calls):
-        asked.extend(name for name, _ in calls)
+        asked.extend(call[0] for call in calls)
         return send_batch(self, calls)
     monkeypatch.setattr(WorkerEngine, "_send", spy)
     monkeypatch.setattr(WorkerEngine, "_send_batch", spy_batch)

@@ -25,13 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
-from ..game import Game, Move, Position
+from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
 from ..pool import EnginePool
 from .errors import Conflict, Illegal, Invalid, ScriptFailed
 
-#: A spectator's view: the script's ``view(state, 0)``, what no player in particular may know.
-SPECTATOR = 0
 #: The whole state (only once a match has ended).
 WHOLE = None
 
@@ -76,16 +74,6 @@ class Played:
     notation: str
     seat: int
     snapshot: Snapshot
-
-
-def _without_rng(data: Any) -> Any:
-    # The runtime's generator in a state is the future of chance: never shown.
-    if isinstance(data, dict):
-        rest = {k: v for k, v in data.items() if k != "_rng"}
-        if rest and list(rest) == [str(i) for i in range(1, len(rest) + 1)]:
-            return list(rest.values())
-        return rest
-    return data
 
 
 def script_failed(exc: ScriptError, doing: str) -> ScriptFailed:
@@ -173,13 +161,12 @@ class _Positions:
             except ScriptError as exc:
                 raise script_failed(exc, "to set up the match") from None
             start = 0
-        for ply in range(start, len(moves)):
-            try:
-                position.play(list(moves[ply]))
-            except IllegalMoveError as exc:
-                raise ScriptFailed(f"move {ply + 1} of the match cannot be replayed: {exc}") from None
-            except ScriptError as exc:
-                raise script_failed(exc, f"replaying move {ply + 1}") from None
+        try:
+            position.play_moves([list(m) for m in moves[start:]])   # one round trip
+        except IllegalMoveError as exc:
+            raise ScriptFailed(f"move {position.ply + 1} of the match cannot be replayed: {exc}") from None
+        except ScriptError as exc:
+            raise script_failed(exc, f"replaying move {position.ply + 1}") from None
         entry = _Entry(key.version, position)
         loaded.entries[key.id] = entry
         return entry
@@ -218,11 +205,7 @@ class _Positions:
             if viewer is WHOLE or not hidden:
                 # Without a view hook every player knows the whole state (but never its rng).
                 return {"view": pos.state(), "scene": pos.scene()}
-            if viewer == SPECTATOR:
-                return pos.with_state(lambda engine, state: {
-                    "view": _without_rng(engine.dump(engine.view(state, SPECTATOR))),
-                    "scene": engine.scene(engine.view(state, SPECTATOR))})
-            return {"view": pos.view(viewer), "scene": pos.scene(viewer)}
+            return {"view": pos.view(viewer), "scene": pos.scene(viewer)}   # SPECTATOR: 0
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
             return {"view": None, "scene": None, "error": f"the game's script failed: {exc}"}

@@ -97,6 +97,18 @@ function P.default_notation(mv)
   return concat(steps, "-")
 end
 
+-- A legal move's text: the game's notation(state, move), checked, or the default.
+function P.notation_of(state, mv)
+  local text = G.notation and G.notation(state, mv) or P.default_notation(mv)
+  if type(text) ~= "string" or text == "" then
+    contract("E080", format("notation must return a non-empty string, got %s", describe(text)))
+  end
+  if #text > P.MAX_LABEL then
+    contract("E080", format("notation returned %d characters; at most %d", #text, P.MAX_LABEL))
+  end
+  return text
+end
+
 -- A move as a search key (nomv/ai/agents.py's move_key): its steps, sorted when their order
 -- does not matter, one per line.
 function P.move_key(mv)
@@ -104,6 +116,29 @@ function P.move_key(mv)
   for k = 1, #mv do steps[k] = tostring(mv[k]) end
   if mv.any_order then tsort(steps) end
   return concat(steps, "\n")
+end
+
+-- The legal move of `state` that the steps name (in order, or in any order for a move that
+-- takes its steps in any order), or nil.
+function P.legal_move_named(state, steps)
+  local ms = P.cached_moves(state)
+  local key = P.move_key(steps)
+  local sorted
+  for i = 1, #ms do
+    local mv = ms[i]
+    local k = P.move_key(mv)
+    if k == key then return mv, i end
+    if mv.any_order then
+      if sorted == nil then
+        sorted = {}
+        for s = 1, #steps do sorted[s] = tostring(steps[s]) end
+        tsort(sorted)
+        sorted = concat(sorted, "\n")
+      end
+      if sorted == k then return mv, i end
+    end
+  end
+  return nil
 end
 
 local function bad_random_move(mv)

@@ -5,10 +5,10 @@ local H, P = ...
 
 local type, tostring = type, tostring
 local format = string.format
-local concat, tsort = table.concat, table.sort
+local concat = table.concat
 local guarded, contract, describe, short_message = P.guarded, P.contract, P.describe, P.short_message
 local to_json, cached_moves, encode_move = P.to_json, P.cached_moves, P.encode_move
-local MAX_LABEL, MAX_TEXT = P.MAX_LABEL, P.MAX_TEXT
+local MAX_TEXT = P.MAX_TEXT
 
 local G
 P.on_game(function(game) G = game end)
@@ -50,6 +50,23 @@ function H.play(state, index)
   end)
 end
 
+-- The legal move that `steps` name, played: the new state, the move's notation (in the
+-- position it was played from) and the move as H.moves gives it.  A replay is a batch of these.
+function H.play_steps(state, steps)
+  return guarded("play", function()
+    local mv = P.legal_move_named(state, steps)
+    if not mv then
+      local shown = {}
+      for k = 1, #steps do shown[k] = tostring(steps[k]) end
+      contract("illegal", format("%s is not a legal move here", P.describe(concat(shown, "-"))))
+    end
+    local was = P.set_hook("notation")
+    local text = P.notation_of(state, mv)
+    P.set_hook(was)
+    return P.do_play(state, mv), text, to_json(encode_move(mv), "move")
+  end)
+end
+
 function H.result(state, np)
   return guarded("result", function()
     local o = P.outcome(P.need("result")(state), np)
@@ -66,16 +83,7 @@ function H.notations(state)
   return guarded("notation", function()
     local ms = cached_moves(state)
     local out = {}
-    for i = 1, #ms do
-      local text = G.notation and G.notation(state, ms[i]) or P.default_notation(ms[i])
-      if type(text) ~= "string" or text == "" then
-        contract("E080", format("notation must return a non-empty string, got %s", describe(text)))
-      end
-      if #text > MAX_LABEL then
-        contract("E080", format("notation returned %d characters; at most %d", #text, MAX_LABEL))
-      end
-      out[i] = text
-    end
+    for i = 1, #ms do out[i] = P.notation_of(state, ms[i]) end
     return to_json(out, "notation")
   end)
 end
@@ -87,19 +95,8 @@ function H.parse(state, text)
     local mv, why = G.parse(state, text)
     if mv == nil then return nil, why and short_message(tostring(why)) or nil end
     if type(mv) ~= "table" then contract("E080", format("parse must return a move (a list of steps) or nil, got %s", describe(mv))) end
-    local ms = cached_moves(state)
-    local key = P.move_key(mv)
-    for i = 1, #ms do
-      local k = P.move_key(ms[i])
-      if k == key then return i end
-      if ms[i].any_order then
-        local sorted = {}
-        for s = 1, #mv do sorted[s] = tostring(mv[s]) end
-        tsort(sorted)
-        if concat(sorted, "\n") == k then return i end
-      end
-    end
-    return nil   -- the game read the text, but the move is not legal: the host says which are
+    local _, i = P.legal_move_named(state, mv)
+    return i     -- nil: the game read the text, but the move is not legal: the host says which are
   end)
 end
 
