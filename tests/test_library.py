@@ -191,6 +191,71 @@ def test_copy_and_helpers(script, lua):
     assert out == [1, 9, True, [3, "a", "b"], 2, False, ["b", "bb", "", "g"]]
 
 
+def test_copy_keeps_every_key_whatever_the_table_looks_like(script, lua):
+    out = run(script, lua, """
+      local holes = {1, nil, 3}; holes[5] = 5
+      local mixed = {7, 8, 9, k = 'v', [0] = 'zero', [-1] = 'minus', [2.5] = 'half'}
+      local late = {}; late[3] = 'c'; late[2] = 'b'; late[1] = 'a'   -- 1..3 in the hash part
+      local function keys(t)
+        local out = {}
+        for _, k in ipairs(nomv.sorted_keys(t)) do out[#out + 1] = tostring(k) .. '=' .. tostring(t[k]) end
+        return table.concat(out, ' ')
+      end
+      local m = nomv.copy(mixed)
+      return {out = {keys(nomv.copy(holes)), keys(m), keys(nomv.copy(late)), m ~= mixed}}
+    """)
+    assert out == ["1=1 3=3 5=5", "-1=minus 0=zero 1=7 2=8 2.5=half 3=9 k=v", "1=a 2=b 3=c", True]
+
+
+def test_rays_are_the_cells_along_each_direction(script, lua):
+    out = run(script, lua, """
+      local g = nomv.grid.square(4, 3, {adjacency = 8})
+      local function ids(list) local t = {} for k, i in ipairs(list) do t[k] = g.ids[i] end return t end
+      local same = true
+      for d = 1, #g.dirs do
+        for i = 1, g.n do
+          local a, b = g.rays[d][i], g:ray(i, d)
+          if #a ~= #b then same = false end
+          for k = 1, #b do if a[k] ~= b[k] then same = false end end
+        end
+      end
+      return {out = {ids(g.rays[g.dir.e][g:at('a1')]), ids(g.rays[g.dir.ne][g:at('b1')]),
+                     #g.rays[g.dir.s][g:at('a1')], same}}
+    """)
+    assert out == [["b1", "c1", "d1"], ["c2", "d3"], 0, True]
+
+
+def test_legal_gives_the_moves_listed_once(script, lua):
+    # result() asks nomv.legal(s) whether the player to move can move; the host lists the
+    # moves once per state for result, the random choice and a request alike.
+    path = script("""
+      local listed = 0
+      return {name = 'counter', players = 1,
+        setup = function() return {n = 0, to_move = 1} end,
+        moves = function(s)
+          listed = listed + 1
+          if s.n >= 3 then return {} end
+          return {{'a'}, {'b'}}
+        end,
+        play = function(s, m) return {n = s.n + 1, to_move = 1} end,
+        result = function(s)
+          if #nomv.legal(s) == 0 then return {winner = 1, reason = 'listed ' .. listed} end
+        end,
+        text = function(s) return tostring(#nomv.legal(s)) .. ' of ' .. tostring(listed) end}
+    """)
+    pos = nomv.Game.load(str(path), runtime=lua).start(seed=1)
+    assert pos.text() == "2 of 1"                # listed once for result, moves and text
+    for _ in range(3):
+        pos.play(pos.legal_moves[0])
+    assert pos.outcome().reason == "listed 4"    # once for each of the four states
+    game = nomv.Game.load(str(path), runtime=lua)
+    stats = game.playout(10, seed=1)
+    assert stats.wins == [10] and stats.plies == 30
+    assert game.start(seed=1).text() == "2 of 41"   # random games: once a state for result and the choice
+    with pytest.raises(nomv.ScriptError, match=r"nomv.legal\(state\): the state must be a table"):
+        nomv.Game(path.read_text().replace("#nomv.legal(s) == 0", "#nomv.legal(7) == 0"), "bad.lua", lua).start(seed=1).outcome()
+
+
 @pytest.mark.parametrize("n, bits, first", [(9, 1, 1), (64, 2, 1), (122, 4, 4), (200, 3, 2), (2000, 1, 3)])
 def test_packed_boards(script, lua, n, bits, first):
     # Cell i gets (i * 7) mod 2^bits, then cell 1 of a copy changes; the numbers in the slots must

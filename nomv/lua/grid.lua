@@ -46,6 +46,19 @@ local function build(kind, cells, dirs, nbr, adjacency, radius)
     -- Directions are listed in cyclic order, so the opposite one is half a turn away.
     g.opposite[d] = (d - 1 + nd / 2) % nd + 1
   end
+  -- g.rays[d][i]: the cells from i (excluded) in direction d to the edge, made once, so that a
+  -- plain walk along a line (Othello's flips, a queen's moves) allocates nothing.  Shared by
+  -- every caller: read them, never change them.
+  g.rays = {}
+  for d = 1, nd do
+    local step, rays = g.step[d], {}
+    for i = 1, g.n do
+      local ray, j = {}, step[i]
+      while j do ray[#ray + 1] = j; j = step[j] end
+      rays[i] = ray
+    end
+    g.rays[d] = rays
+  end
   for i = 1, g.n do
     local a = {}
     for _, d in ipairs(adjacency) do

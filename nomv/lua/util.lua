@@ -7,8 +7,17 @@ local M = {}
 local function copy(v)
   if type(v) ~= "table" then return v end
   local out = {}
-  for k, x in next, v do
-    if type(x) == "table" then out[k] = copy(x) else out[k] = x end
+  -- The list part with a counted loop (LuaJIT compiles it; it cannot compile next), then the
+  -- other keys, when there are any.
+  local n = #v
+  for i = 1, n do
+    local x = v[i]
+    if type(x) == "table" then out[i] = copy(x) else out[i] = x end
+  end
+  if next(v, n > 0 and n or nil) ~= nil then
+    for k, x in next, v do
+      if type(x) == "table" then out[k] = copy(x) else out[k] = x end
+    end
   end
   return out
 end

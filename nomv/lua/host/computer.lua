@@ -11,7 +11,7 @@ local Search
 local function kernel()
   return {
     game = P.game, clock = clock, arm = P.arm, contract = P.contract, describe = P.describe,
-    do_play = P.do_play, play_with = P.play_with, list_moves = P.list_moves,
+    do_play = P.do_play, play_with = P.play_with, list_moves = P.legal,
     running_moves = P.running_moves, cached_moves = P.cached_moves,
     random_move_of = P.random_move_of, outcome = P.outcome, who_moves = P.who_moves,
     move_key = P.move_key, Rng = P.Rng, mover = P.checked_mover, view = P.checked_view,

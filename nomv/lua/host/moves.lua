@@ -3,7 +3,7 @@
 -- is written (its key, its default notation, its JSON for Python).
 local H, P = ...
 
-local type, tostring, setmetatable = type, tostring, setmetatable
+local type, tostring, setmetatable, rawequal, error = type, tostring, setmetatable, rawequal, error
 local format, sfind = string.format, string.find
 local concat, tsort = table.concat, table.sort
 local contract, describe = P.contract, P.describe
@@ -37,6 +37,27 @@ function P.list_moves(state)
 end
 local list_moves = P.list_moves
 
+-- The state whose moves a loop listed last, and its list: `nomv.legal(state)` in the script's
+-- result() and the random pick that follows it in a playout share one listing (a plain game
+-- ends when the player to move has no move, and asking moves() twice a ply doubled its cost).
+local last_state, last_moves = nil, nil
+
+-- The moves of a state as the script's moves() lists them (not checked), listed once for the
+-- state in hand.
+function P.legal(state)
+  if rawequal(state, last_state) then return last_moves end
+  local ms = list_moves(state)
+  last_state, last_moves = state, ms
+  return ms
+end
+local legal = P.legal
+
+-- nomv.legal(state) for the script: its own moves(state), listed once per state.
+function P.script_legal(state)
+  if type(state) ~= "table" then error("nomv.legal(state): the state must be a table", 2) end
+  return legal(state)
+end
+
 -- moves() gave nothing although result() says the game goes on: a dead end.
 function P.dead_end()
   contract("E052", "moves returned no move, but result says the game is not over")
@@ -44,7 +65,7 @@ end
 
 -- The moves of a position whose game is not over: never empty.
 function P.running_moves(state)
-  local ms = list_moves(state)
+  local ms = legal(state)
   if #ms == 0 then P.dead_end() end
   return ms
 end
@@ -67,7 +88,7 @@ function P.cached_moves(state)
     move_cache[state] = LISTING
     -- Errors while listing are errors of moves(), whichever request needed the list.
     local asked = set_hook("moves")
-    ms = list_moves(state)
+    ms = legal(state)
     if #ms > MAX_MOVES then
       contract("E050", format("moves returned %d moves; a position may have at most %d", #ms, MAX_MOVES))
     end
@@ -161,7 +182,7 @@ function P.random_move_of(state, rng)
     if type(mv) ~= "table" or #mv == 0 then bad_random_move(mv) end
     return mv
   end
-  local ms = list_moves(state)
+  local ms = legal(state)
   if #ms == 0 then P.dead_end() end
   return ms[rng:int(#ms)]
 end
