@@ -567,13 +567,6 @@ class Position:
             raise ValueError("depth must be 0 or more")
         return self._run(lambda s: self._engine.perft(s, depth))
 
-    def record(self, players: list[str] | None = None):
-        """The game record (script, options, seed, moves) of this position."""
-        from .record import Record
-        outcome = self.outcome()
-        return Record.from_position(self, players=players,
-                                    result=outcome.describe(self.game.players) if outcome else None)
-
     # -- matching moves ----------------------------------------------------------------------
 
     def _index(self, move: Move | str | Sequence[str]) -> int:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import NomvError, RecordError
+from .errors import GameNotFoundError, NomvError, RecordError
+from .game import Game, Position
 
 FORMAT = "nomv-record"
 VERSION = 1
@@ -56,9 +57,15 @@ class Record:
     result: str | None = None
 
     @classmethod
-    def from_position(cls, position, players: list[str] | None = None, result: str | None = None) -> "Record":
+    def from_position(cls, position: Position, players: list[str] | None = None,
+                      result: str | None = None) -> "Record":
+        """The record of a position: its script, options, seed and moves; ``players`` says who
+        played each seat, ``result`` overrides the outcome's text (a game ended by resigning)."""
         game = position.game
         script = game.name if game.origin == "bundled" else str(Path(game.path).resolve())
+        if result is None:
+            outcome = position.outcome()
+            result = outcome.describe(game.players) if outcome else None
         return cls(game.name, script, dict(position.chosen), position.seed, position.history_notation,
                    game.sha256, players, result)
 
@@ -196,14 +203,12 @@ class Record:
         text_field("result", result)
         return cls(game, script, options, seed, moves, sha, players, result)
 
-    def replay(self, game=None, runtime: str | None = None, where: str = "record"):
+    def replay(self, game: Game | None = None, runtime: str | None = None, where: str = "record") -> Position:
         """Plays the record's moves from the start and returns the position.
 
         ``game`` may be a loaded Game (e.g. the one on screen); otherwise the script is found
         by the record's name or path.
         """
-        from .errors import GameNotFoundError
-        from .game import Game
         if game is None:
             try:
                 game = Game.load(self.script, runtime)

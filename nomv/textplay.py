@@ -11,6 +11,7 @@ from typing import Callable, TextIO
 from .ai import make_agent, parse_players
 from .errors import NomvError
 from .game import Position
+from .record import Record
 
 HELP = """Type a move in the game's notation, or one of:
   moves        list the legal moves
@@ -107,7 +108,7 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 if not rest:
                     say("save needs a file name: save FILE")
                     continue
-                pos.record(players=seats).save(rest.strip())
+                Record.from_position(pos, players=seats).save(rest.strip())
                 say(f"saved to {rest.strip()}")
             else:
                 pos.play(line)

@@ -279,7 +279,7 @@ class App:
             return
         try:
             self.autosave.parent.mkdir(parents=True, exist_ok=True)
-            self.pos.record(players=self.seats).save(self.autosave)
+            Record.from_position(self.pos, players=self.seats).save(self.autosave)
         except (OSError, NomvError) as exc:
             self.flash(_("Autosave failed: {error}").format(error=exc))
 
@@ -373,7 +373,7 @@ class App:
             self._script_failed(exc)
 
     def save(self, path: str | Path) -> None:
-        self.pos.record(players=self.seats).save(Path(path).expanduser())
+        Record.from_position(self.pos, players=self.seats).save(Path(path).expanduser())
         self.flash(_("Saved to {path}").format(path=path))
 
     def open(self, path: str | Path) -> None:
@@ -437,7 +437,7 @@ class App:
         try:
             source = Path(path).read_text(encoding="utf-8")
             game = Game(source, path, self.game.runtime, self.game.origin)
-            record = self.pos.record(players=self.seats)
+            record = Record.from_position(self.pos, players=self.seats)
             pos = record.replay(game=game, where=path)
         except NomvError as exc:
             self.reload_error = _("The changed script cannot be used: {error}").format(error=exc)
