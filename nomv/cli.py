@@ -263,7 +263,7 @@ def cmd_play(args) -> int:
     if not gui:
         if not args.text:
             print("No display found: playing in the terminal (--gui forces the window).", file=sys.stderr)
-        return play_text(pos, seats)
+        return play_text(pos, seats, lang=args.lang)
     return _play_gui(args, pos, seats)
 
 
@@ -481,7 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--open", metavar="FILE", help="continue a saved game (FILE#N: the N-th game of a file of records, as nomv match --out writes)")
     p.add_argument("--text", action="store_true", help="play in the terminal instead of a window")
     p.add_argument("--gui", action="store_true", help="open the window even when no display is detected")
-    p.add_argument("--lang", metavar="CODE", help="language of the window, e.g. en or it (default: the system's)")
+    p.add_argument("--lang", metavar="CODE", help="language of the window or the terminal play, e.g. en or it "
+                        "(default: the system's); the game's own texts too, where its script gives them")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("render", parents=[common], help="draw a position to a PNG file",

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from ..errors import OptionError, ScriptError
+from ..languages import is_text
 from ..options import OptionSet, OptionSpec, PlayerSpec, TYPES
 from .report import ScriptReport
 from .scene import colour_ok
@@ -17,7 +18,7 @@ FIELDS = ("name", "title", "info", "players", "options", "variants", "check", "s
 HOOKS = ("check", "setup", "moves", "play", "result", "to_move", "scene", "notation", "parse",
          "random_move", "view", "determinize", "text", "evaluate")
 REQUIRED_HOOKS = ("setup", "moves", "play", "result")
-FIELD_TYPES = {"name": ("string",), "title": ("string",), "info": ("table",),
+FIELD_TYPES = {"name": ("string",), "title": ("string", "table"), "info": ("table",),
                "players": ("number", "table"), "options": ("table",), "variants": ("table",),
                "grid": ("table",), "pieces": ("table",)}
 
@@ -195,6 +196,9 @@ def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -
         elif f in FIELD_TYPES and t not in FIELD_TYPES[f]:
             want = " or a ".join(FIELD_TYPES[f])
             report.add(lines.field(f), "E011", f"{f} must be a {want}, not a {t}")
+    if types.get("title") == "table" and not is_text(desc.get("title")):
+        report.add(lines.field("title"), "E011", 'title must be a string, or a table of languages such as '
+                   '{en = "Lines", it = "Linee"}')
     if types.get("view") == "function" and "determinize" not in types:
         report.add(lines.field("view"), "W057",
                    "the game hides information (view) but has no determinize(view, player, rng): "
@@ -219,6 +223,10 @@ def _check_players(report: ScriptReport, raw: Any, line: int | None) -> None:
             if key not in ("min", "max", "default", "names", "colours", "colors"):
                 report.add(line, "E032", f"players has an unknown field '{key}'"
                            f"{suggest(key, ['min', 'max', 'default', 'names', 'colours'])}")
+        for k, name in enumerate(spec.name_texts, start=1):
+            if not is_text(name):
+                report.add(line, "E032", f"players.names[{k}] must be a string, or a table of languages such as "
+                           '{en = "Red", it = "Rosso"}')
         if spec.names and len(spec.names) < spec.max:
             report.add(line, "E032", f"players.names lists {len(spec.names)} names for up to {spec.max} players")
         for c in spec.colours:

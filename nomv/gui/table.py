@@ -82,6 +82,7 @@ class Table:
         self.message = ""                       # the answer to the last action
         self.message_kind = INFO
         self.message_time = 0.0
+        self.message_step: str | None = None
         self.notes: dict[int, str] = {}         # what each computer seat expects, in words
         self.values: dict[int, float] = {}      # and as a share of the points
         self.ended: Outcome | None = None       # a game the players ended: resigned, draw agreed
@@ -264,8 +265,11 @@ class Table:
 
     # -- messages --------------------------------------------------------------------------------
 
-    def flash(self, text: str, kind: str = WARN) -> None:
+    def flash(self, text: str, kind: str = WARN, step: str | None = None) -> None:
+        """Shows text in the bar for a few seconds; ``step``: the answer to a click on that step,
+        which the pointer resting there does not hide."""
         self.message, self.message_kind, self.message_time = text, kind, time.monotonic()
+        self.message_step = step
 
     def script_failed(self, exc: BaseException) -> None:
         self.error = str(exc) if isinstance(exc, NomvError) else f"{type(exc).__name__}: {exc}"
@@ -275,9 +279,12 @@ class Table:
         if self.browse is not None:
             return (_("Move {k} of {n}: click a move or use the arrow keys to look; “Back to the game” returns").format(
                 k=self.browse, n=self.pos.ply), INFO)
+        fresh = self.message and time.monotonic() - self.message_time < 6
+        if fresh and hover is not None and hover == self.message_step:
+            return self.message, self.message_kind
         if hover is not None and self.input.moves:
             return self.input.describe(hover), "" if self.input.is_clickable(hover) else WARN
-        if self.message and time.monotonic() - self.message_time < 6:
+        if fresh:
             return self.message, self.message_kind
         if self.over():
             return self.result_text(), ""
@@ -467,7 +474,7 @@ class Table:
         if result.kind == PLAY:
             self.play_index(result.move)
         elif result.kind == ILLEGAL:
-            self.flash(self._why_not(sid, result.message))
+            self.flash(self._why_not(sid, result.message), step=sid)
         else:
             self.message = ""
 

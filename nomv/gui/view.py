@@ -259,6 +259,7 @@ class SceneView:
                     self.place.setdefault(s.id, s)
         self._base: pygame.Surface | None = None
         self._base_key: Any = None
+        self.texts_drawn: list[tuple[str, float]] = []   # (text, em in pixels) of the scene's texts
         self._overlay: pygame.Surface | None = None
         self._overlay_key: Any = None
 
@@ -401,6 +402,7 @@ class SceneView:
             # a scene's text stays readable on a small board (it may then reach past its place)
             px = max(_num(item, "size", 0.5) * self.scale, MIN_TEXT / FONT_SCALE)
             self._text(surf, s.text, px, x, y, col, bool(item.get("bold")), item.get("align", "centre"))
+            self.texts_drawn.append((s.text, px * FONT_SCALE))
             return
         fill = colour(item.get("fill"))
         stroke = colour(item.get("stroke"))
@@ -418,7 +420,9 @@ class SceneView:
         if self._base is None or self._base_key != key:
             surf = pygame.Surface(self.rect.size)
             surf.fill(background)
+            self.texts_drawn = []
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
+            shifted.texts_drawn = self.texts_drawn
             pending = sorted(((shape.layer, k, shape) for k, m in enumerate(marks)
                               if (shape := self._mark_shape(m)) is not None), key=lambda t: (t[0], t[1]))
             for s in self.shapes:
@@ -445,7 +449,7 @@ class SceneView:
         """A place of the last move: tinted, with a rim."""
         try:
             self._draw_shape(surf, s, (*LAST_MOVE, 95), None, 0)
-            self._ring(surf, s, (*LAST_MOVE, 255), None, max(2, int(self.scale * 0.05)))
+            self._ring(surf, s, (*LAST_MOVE, 255), None, max(2, min(5, int(self.scale * 0.04))))
         except (TypeError, ValueError, pygame.error):
             pass
 
@@ -481,7 +485,7 @@ class SceneView:
         if self._overlay is None or self._overlay_key != key:
             surf = pygame.Surface(self.rect.size, pygame.SRCALPHA)
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
-            thick = max(3, int(self.scale * 0.06))
+            thick = max(3, min(6, int(self.scale * 0.05)))
             for sid in key[0]:
                 s = self.place.get(sid)
                 if s is not None:
