@@ -123,7 +123,8 @@ def board_items(items: Sequence[Any]) -> list[bool]:
     """For each item, whether it belongs to the board (True) or stands beside it (False).
 
     Items that touch each other (or nearly: a gap of a third of the smaller one) form clusters;
-    the board is the cluster with the most clickable items, and everything drawn over its area.
+    the board is the cluster with the most clickable items, and everything drawn over its area,
+    when it has at least twice as many as any other cluster (else all is board).
     Scene texts belong to the board when they stand within half a cell of it.  A scene that is
     one cluster is all board."""
     boxes = [item_box(i) if isinstance(i, Mapping) and i.get("shape") != "text" else None for i in items]
@@ -162,7 +163,10 @@ def board_items(items: Sequence[Any]) -> list[bool]:
 
     def weight(members: list[int]) -> tuple[int, int]:
         return sum(1 for k in members if isinstance(items[k].get("id"), str)), len(members)
-    board = max(clusters.values(), key=weight)
+    ranked = sorted(clusters.values(), key=weight, reverse=True)
+    board = ranked[0]
+    if weight(board)[0] < 2 * weight(ranked[1])[0]:
+        return [True] * len(items)   # no cluster stands out as the board (Nonads' first tile)
     bx0 = min(boxes[k][0] for k in board)
     by0 = min(boxes[k][1] for k in board)
     bx1 = max(boxes[k][2] for k in board)

@@ -390,6 +390,20 @@ def test_the_board_fills_its_space_and_stays_centred(make_app, size):
     assert max(xs) - min(xs) >= 0.9 * area.w or max(ys) - min(ys) >= 0.9 * area.h
 
 
+def test_a_score_table_beside_a_small_board_goes_below_it_and_the_board_grows(make_app):
+    app = make_app(nomv.Game.load("trinim").start(options={"layout": LAYOUT}, seed=1))
+    view, area = app.view, app.painter.hits.board
+    cells = [view.box_px(sid) for sid in view.place]
+    top, bottom = min(r.top for r in cells), max(r.bottom for r in cells)
+    assert view.arrangement == "below" and bottom - top >= 0.6 * area.h
+    table = [s for s in view.shapes if s.side]
+    assert table and min(view._for(s).to_px(s.cx, s.cy)[1] for s in table) > bottom
+    # clicks still land on the right cells, and the table's texts are readable
+    for sid in view.place:
+        assert view.hit(*view.centre_px(sid)) == sid
+    assert min(px for _t, px in view.texts_drawn) >= theme.MIN_TEXT
+
+
 def test_trinim_20s_score_table_stays_readable(make_app):
     app = make_app(nomv.Game.load("trinim").start(options={"size": 20}, seed=1))
     sizes = [px for _text, px in app.view.texts_drawn]

@@ -318,33 +318,43 @@ class Painter:
             name = player_name(table.game, p)
             if outcome is not None and outcome.winner == p:
                 name = "★ " + name
-            kind = self.seat_kind(table, p, to_move, outcome)
+            kind, note = self.seat_kind(table, p, to_move, outcome)
             text_w = chev.x - (x + 20) - 4
+            bold = p == to_move
             if one_line:
-                name_w = min(font(15, p == to_move).size(name)[0], text_w // 2)
-                self.ink.text(surf, name, (x + 20, cy - 9), 15, p == to_move, width=name_w)
+                kind = f"{kind} · {note}" if note else kind
+                name_w = min(font(15, bold).size(name)[0], text_w // 2)
+                self.ink.text(surf, name, (x + 20, cy - 9), 15, bold, width=name_w)
                 self.ink.text(surf, kind, (x + 20 + name_w + 8, cy - 7), 13, False, theme.MUTED,
                               width=text_w - name_w - 8)
             else:
-                self.ink.text(surf, name, (x + 20, y + 4), 15, p == to_move, width=text_w)
+                # the name, and what the computer says (its estimate, or that it thinks) at the
+                # right of the same line; who plays the seat below
+                note_w = min(font(13).size(note)[0], text_w // 2) if note else 0
+                name_w = text_w - note_w - (8 if note else 0)
+                self.ink.text(surf, name, (x + 20, y + 4), 15, bold, width=name_w)
+                if note:
+                    self.ink.text(surf, note, (x + 20 + text_w, y + 6), 13, False, theme.MUTED, "right",
+                                  width=note_w)
                 self.ink.text(surf, kind, (x + 20, y + 22), 13, False, theme.MUTED, width=text_w)
             self.hits.seats.append((p, row))
             y += row_h + 4
         return y
 
     @staticmethod
-    def seat_kind(table: Table, p: int, to_move: int | None, outcome) -> str:
+    def seat_kind(table: Table, p: int, to_move: int | None, outcome) -> tuple[str, str]:
+        """Who plays seat p, and what the computer there says now (or "")."""
         kind = table.seats[p - 1]
         label = seat_label(kind)
         if kind == "human":
-            return label
+            return label, ""
         if p == to_move and table.browse is None:
             if table.waiting():
-                return label + " · " + _("waiting")
-            return label + " · " + _("thinking") + "." * (1 + int(time.monotonic() * 3) % 3)
+                return label, _("waiting")
+            return label, _("thinking") + "." * (1 + int(time.monotonic() * 3) % 3)
         if p in table.notes and outcome is None and table.notes[p]:
-            return label + " · " + table.notes[p]
-        return label
+            return label, table.notes[p]
+        return label, ""
 
     def draw_moves(self, surf: pygame.Surface, table: Table, box: pygame.Rect, ui: Ui) -> None:
         """The moves so far, newest at the bottom; a click on one shows the position after it."""

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 
 import pygame
 
-from ..boardmarks import EdgeLabel, Mark
+from ..boardmarks import EdgeLabel, Mark, board_items
 from .i18n import localized
 from .theme import MIN_TEXT, font
 
@@ -107,6 +107,7 @@ class Shape:
     h: float = 0.0
     r: float = 0.0
     text: str = ""            # a text item's words, in the player's language
+    side: bool = False        # stands beside the board, drawn at the side's own scale
 
     @property
     def id(self) -> str | None:
@@ -229,7 +230,16 @@ def scene_bounds(scene: dict, shapes: list[Shape]) -> tuple[float, float, float,
 
 class SceneView:
     """A scene fitted into a pixel rectangle.  ``edge`` labels (file letters and rank numbers
-    around the board, when the coordinates are shown) are fitted in with it."""
+    around the board, when the coordinates are shown) are fitted in with it.
+
+    Items that stand beside the board (a score table, the hands; see boardmarks.board_items) may
+    get a scale of their own and a place beside or below the board, when that gives the board
+    clearly more room or keeps their texts readable: a small table far from a large board
+    would otherwise make the board small, or the table's text too small to read."""
+
+    #: The split layout is used only when it makes the board this much larger (or the side's
+    #: texts readable): a script's own arrangement is kept otherwise.
+    GAIN = 1.15
 
     def __init__(self, scene: dict, rect: pygame.Rect | Sequence[int], margin: float = 0.03,
                  edge: Sequence[EdgeLabel] | None = None):
@@ -237,19 +247,19 @@ class SceneView:
         self.rect = pygame.Rect(rect)
         self.shapes = build_shapes(scene.get("items") or [])
         self.edge = list(edge or ())
+        self.arrangement = "scene"   # or where the side items went: right, left, below, above
         x0, y0, x1, y1 = scene_bounds(scene, self.shapes)
         if self.edge:
-            reach = self._edge_reach()
-            x0 = min([x0] + [e.x - reach for e in self.edge])
-            y0 = min([y0] + [e.y - reach for e in self.edge])
-            x1 = max([x1] + [e.x + reach for e in self.edge])
-            y1 = max([y1] + [e.y + reach for e in self.edge])
+            x0, y0, x1, y1 = self._with_edge((x0, y0, x1, y1))
         bw, bh = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
-        pad = margin * min(self.rect.w, self.rect.h)
-        aw, ah = max(self.rect.w - 2 * pad, 10), max(self.rect.h - 2 * pad, 10)
+        self.pad = margin * min(self.rect.w, self.rect.h)
+        aw, ah = max(self.rect.w - 2 * self.pad, 10), max(self.rect.h - 2 * self.pad, 10)
         self.scale = min(aw / bw, ah / bh)
         self.ox = self.rect.x + (self.rect.w - bw * self.scale) / 2 - x0 * self.scale
         self.oy = self.rect.y + (self.rect.h - bh * self.scale) / 2 - y0 * self.scale
+        self.side_scale, self.side_ox, self.side_oy = self.scale, self.ox, self.oy
+        self._side_view: SceneView | None = None
+        self._split(aw, ah)
         self.by_id: dict[str, Shape] = {}
         self.place: dict[str, Shape] = {}   # each id's lowest item: the cell under a piece
         for s in self.shapes:
@@ -259,9 +269,97 @@ class SceneView:
                     self.place.setdefault(s.id, s)
         self._base: pygame.Surface | None = None
         self._base_key: Any = None
+        self._top: pygame.Surface | None = None
+        self._top_key: Any = None
         self.texts_drawn: list[tuple[str, float]] = []   # (text, em in pixels) of the scene's texts
         self._overlay: pygame.Surface | None = None
         self._overlay_key: Any = None
+
+    def _with_edge(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        reach = self._edge_reach()
+        x0, y0, x1, y1 = box
+        return (min([x0] + [e.x - reach for e in self.edge]), min([y0] + [e.y - reach for e in self.edge]),
+                max([x1] + [e.x + reach for e in self.edge]), max([y1] + [e.y + reach for e in self.edge]))
+
+    def _split(self, aw: float, ah: float) -> None:
+        """Gives the side items their own scale and place when that is clearly better."""
+        flags = board_items([s.item for s in sorted(self.shapes, key=lambda s: s.order)])
+        on_board = {s.order: f for s, f in zip(sorted(self.shapes, key=lambda s: s.order), flags)}
+        for s in self.shapes:
+            s.side = not on_board.get(s.order, True)
+        board = [s for s in self.shapes if not s.side]
+        side = [s for s in self.shapes if s.side]
+        if not board or not side:
+            for s in self.shapes:
+                s.side = False
+            return
+        B = _union(b.bbox() for b in board)
+        if self.edge:
+            B = self._with_edge(B)
+        S = _union(b.bbox() for b in side)
+        bw, bh, sw, sh = B[2] - B[0], B[3] - B[1], S[2] - S[0], S[3] - S[1]
+        sizes = [_num(t.item, "size", 0.5) for t in side if t.kind == "text"]
+        # the side's smallest text at MIN_TEXT + 1 pixels, its largest at no more than 20
+        readable = (MIN_TEXT + 1) / (FONT_SCALE * min(sizes)) if sizes else 0.0
+        comfortable = max(readable, 20 / (FONT_SCALE * max(sizes))) if sizes else math.inf
+        if S[0] >= B[2] - 1e-6:
+            where = "right"
+        elif S[2] <= B[0] + 1e-6:
+            where = "left"
+        elif S[1] >= B[3] - 1e-6:
+            where = "below"
+        elif S[3] <= B[1] + 1e-6:
+            where = "above"
+        else:
+            for s in self.shapes:   # tangled with the board: the script's own layout
+                s.side = False
+            return
+        gap = max(12.0, 0.03 * min(self.rect.w, self.rect.h))
+        best = None
+        for option in dict.fromkeys([where, "below" if where in ("right", "left") else "right"]):
+            scale = _largest_scale(option, bw, bh, sw, sh, readable, comfortable, aw, ah, gap)
+            if scale > 0 and (best is None or scale > best[0] * 1.02):
+                best = (scale, option)
+        if best is None:
+            for s in self.shapes:
+                s.side = False
+            return
+        scale, option = best
+        unreadable = bool(sizes) and self.scale < readable
+        if scale < self.GAIN * self.scale and not (unreadable and scale >= 0.9 * self.scale):
+            for s in self.shapes:
+                s.side = False
+            return
+        side_scale = min(max(scale, readable), comfortable)
+        if option in ("right", "left") and bw * scale + gap + sw * side_scale > aw + 0.5:
+            side_scale = scale
+        if option in ("below", "above") and bh * scale + gap + sh * side_scale > ah + 0.5:
+            side_scale = scale
+        self.arrangement = option
+        bpw, bph, spw, sph = bw * scale, bh * scale, sw * side_scale, sh * side_scale
+        cx, cy = self.rect.centerx, self.rect.centery
+        if option in ("right", "left"):
+            total = bpw + gap + spw
+            left = cx - total / 2
+            bx, sx = (left, left + bpw + gap) if option == "right" else (left + spw + gap, left)
+            by, sy = cy - bph / 2, cy - sph / 2
+        else:
+            total = bph + gap + sph
+            top = cy - total / 2
+            by, sy = (top, top + bph + gap) if option == "below" else (top + sph + gap, top)
+            bx, sx = cx - bpw / 2, cx - spw / 2
+        self.scale, self.ox, self.oy = scale, bx - B[0] * scale, by - B[1] * scale
+        self.side_scale = side_scale
+        self.side_ox, self.side_oy = sx - S[0] * side_scale, sy - S[1] * side_scale
+
+    def _for(self, s: Shape) -> "SceneView":
+        """The view that draws shape s: this one, or the same with the side items' scale."""
+        if not s.side:
+            return self
+        if self._side_view is None:
+            v = _Framed(self, self.side_ox, self.side_oy, self.side_scale)
+            self._side_view = v
+        return self._side_view
 
     def _edge_reach(self) -> float:
         """How far (board units) an edge label reaches from its centre."""
@@ -282,11 +380,12 @@ class SceneView:
         an item whose id is wanted wins over unwanted ones lying above it."""
         if not self.rect.collidepoint(px, py):
             return None
-        x, y = self.to_board(px, py)
-        tol = 4 / self.scale
+        board = self.to_board(px, py) + (4 / self.scale,)
+        beside = ((px - self.side_ox) / self.side_scale, (py - self.side_oy) / self.side_scale, 4 / self.side_scale)
         first = None
         for s in reversed(self.shapes):
             sid = s.id
+            x, y, tol = beside if s.side else board
             if sid is not None and s.contains(x, y, tol):
                 if wanted is None or sid in wanted:
                     return sid
@@ -297,14 +396,15 @@ class SceneView:
     def centre_px(self, sid: str) -> tuple[int, int]:
         """The pixel at the drawn centre of the (topmost) item with this id."""
         s = self.by_id[sid]
-        px, py = self.to_px(s.cx, s.cy)
+        px, py = self._for(s).to_px(s.cx, s.cy)
         return int(round(px)), int(round(py))
 
     def box_px(self, sid: str) -> pygame.Rect:
         """The pixel rectangle around the place of an id."""
         s = self.place.get(sid) or self.by_id[sid]
         x0, y0, x1, y1 = s.bbox()
-        (a, b), (c, d) = self.to_px(x0, y0), self.to_px(x1, y1)
+        v = self._for(s)
+        (a, b), (c, d) = v.to_px(x0, y0), v.to_px(x1, y1)
         return pygame.Rect(int(a), int(b), max(1, int(c - a)), max(1, int(d - b)))
 
     # -- drawing ------------------------------------------------------------------------------
@@ -414,30 +514,49 @@ class SceneView:
             self._text(surf, label, self._label_px(s, label), x, y, lc, True)
 
     def base(self, background, coordinates: bool = False, marks: Sequence[Mark] = ()) -> pygame.Surface:
-        """The scene drawn once (cached): background, every item by layer with the last move's
-        marks just above the layer of their place (under the pieces), coordinates."""
-        key = (tuple(background), coordinates, tuple((m.kind, id(m.item)) for m in marks))
+        """The scene's shapes drawn once (cached): background, every item but the texts by layer,
+        with the last move's marks just above the layer of their place (under the pieces); a
+        mark whose place is gone from the scene (a taken block) above everything."""
+        key = (tuple(background), tuple((m.kind, id(m.item)) for m in marks))
         if self._base is None or self._base_key != key:
             surf = pygame.Surface(self.rect.size)
             surf.fill(background)
-            self.texts_drawn = []
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
-            shifted.texts_drawn = self.texts_drawn
-            pending = sorted(((shape.layer, k, shape) for k, m in enumerate(marks)
-                              if (shape := self._mark_shape(m)) is not None), key=lambda t: (t[0], t[1]))
+            shapes = [(shape, shape.item is m.item) for m in marks if (shape := self._mark_shape(m)) is not None]
+            pending = sorted(((shape.layer if here else math.inf, k, shape)
+                              for k, (shape, here) in enumerate(shapes)), key=lambda t: (t[0], t[1]))
             for s in self.shapes:
+                if s.kind == "text":
+                    continue
                 while pending and pending[0][0] < s.layer:
                     shifted._draw_last_move(surf, pending.pop(0)[2])
                 try:
-                    shifted.draw_item(surf, s)
+                    shifted._for(s).draw_item(surf, s)
                 except (TypeError, ValueError, pygame.error):
                     continue
             for _layer, _k, shape in pending:
                 shifted._draw_last_move(surf, shape)
-            if coordinates:
-                shifted.draw_coordinates(surf)
             self._base, self._base_key = surf, key
         return self._base
+
+    def top(self, coordinates: bool = False) -> pygame.Surface:
+        """The scene's texts and the coordinates (cached), drawn over the highlights so that no
+        ring hides a number written in the corner of a cell."""
+        if self._top is None or self._top_key != coordinates:
+            surf = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            self.texts_drawn = []
+            shifted = _Shifted(self, -self.rect.x, -self.rect.y)
+            shifted.texts_drawn = self.texts_drawn
+            for s in self.shapes:
+                if s.kind == "text":
+                    try:
+                        shifted._for(s).draw_item(surf, s)
+                    except (TypeError, ValueError, pygame.error):
+                        continue
+            if coordinates:
+                shifted.draw_coordinates(surf)
+            self._top, self._top_key = surf, coordinates
+        return self._top
 
     def _mark_shape(self, mark: Mark) -> Shape | None:
         if mark.id is not None and mark.id in self.place and self.place[mark.id].item is mark.item:
@@ -472,8 +591,9 @@ class SceneView:
             seen.add(sid)
             x0, y0, x1, y1 = s.bbox()
             size = min(x1 - x0, y1 - y0)
-            px = max(float(MIN_TEXT - 2), size * 0.2 * self.scale)
-            x, y = self.to_px(s.cx, y1 - size * 0.15)
+            v = self._for(s)
+            px = max(float(MIN_TEXT - 2), size * 0.2 * v.scale)
+            x, y = v.to_px(s.cx, y1 - size * 0.15)
             fill = colour(s.item.get("fill"))
             col = contrast(fill if fill is None or fill[3] > 100 else None)
             self._text(surf, sid, px / FONT_SCALE, x, y, (*col[:3], 220))
@@ -490,12 +610,12 @@ class SceneView:
                 s = self.place.get(sid)
                 if s is not None:
                     core = _unlike(HIGHLIGHT, colour(s.item.get("fill")), (255, 255, 255))
-                    shifted._ring(surf, s, (*core, 255), (20, 20, 20, 255), thick)
+                    shifted._for(s)._ring(surf, s, (*core, 255), (20, 20, 20, 255), thick)
             for sid in key[1]:
                 s = self.place.get(sid)
                 if s is not None:
                     core = _unlike(READY if ready else SELECTED, colour(s.item.get("fill")), (15, 30, 90))
-                    shifted._ring(surf, s, (*core, 255), (255, 255, 255, 255), thick + 1)
+                    shifted._for(s)._ring(surf, s, (*core, 255), (255, 255, 255, 255), thick + 1)
             self._overlay, self._overlay_key = surf, key
         return self._overlay
 
@@ -536,7 +656,11 @@ class SceneView:
             surf.blit(self.overlay(highlights, selected, ready), self.rect.topleft)
         if hover is not None and hover in self.by_id:
             s = self.place.get(hover) or self.by_id[hover]
-            self._outline(surf, s, HOVER_OK if hover_ok else HOVER_BAD, max(2, int(self.scale * 0.04)))
+            v = self._for(s)
+            if hover_ok and s.kind != "line":   # lightened under the pointer: shows on any fill
+                v._draw_shape(surf, s, (255, 255, 255, 90), None, 0)
+            v._outline(surf, s, HOVER_OK if hover_ok else HOVER_BAD, max(2, int(v.scale * 0.04)))
+        surf.blit(self.top(coordinates), self.rect.topleft)
 
 
 class _Shifted(SceneView):
@@ -546,6 +670,48 @@ class _Shifted(SceneView):
         self.__dict__.update(view.__dict__)
         self.ox = view.ox + dx
         self.oy = view.oy + dy
+        self.side_ox = view.side_ox + dx
+        self.side_oy = view.side_oy + dy
+        self._side_view = None
+
+
+class _Framed(SceneView):
+    """The same view at the side items' scale and origin."""
+
+    def __init__(self, view: SceneView, ox: float, oy: float, scale: float):  # noqa: super not called on purpose
+        self.__dict__.update(view.__dict__)
+        self.ox, self.oy, self.scale = ox, oy, scale
+        self._side_view = self
+
+    def _for(self, s: Shape) -> SceneView:
+        return self
+
+
+def _union(boxes: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    boxes = list(boxes)
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _largest_scale(option: str, bw: float, bh: float, sw: float, sh: float, readable: float,
+                   comfortable: float, aw: float, ah: float, gap: float) -> float:
+    """The largest scale of the board with the side items ``option`` of it (right, left, below,
+    above) at that scale kept between ``readable`` and ``comfortable``, within aw x ah pixels
+    (0 if none)."""
+    def fits(scale: float, side: float) -> bool:
+        if option in ("right", "left"):
+            return bw * scale + gap + sw * side <= aw and bh * scale <= ah and sh * side <= ah
+        return bh * scale + gap + sh * side <= ah and bw * scale <= aw and sw * side <= aw
+
+    for side_of in (lambda k: min(max(k, readable), comfortable), lambda k: k):   # readable if it can be
+        lo, hi = 0.0, min(aw / max(bw, 1e-9), ah / max(bh, 1e-9))
+        if not fits(lo + 1e-9, side_of(1e-9)):
+            continue
+        for _i in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if fits(mid, side_of(mid)) else (lo, mid)
+        if lo > 0:
+            return lo
+    return 0.0
 
 
 def _unlike(rgb: tuple, fill: tuple | None, instead: tuple) -> tuple:
