@@ -375,20 +375,28 @@ def edge_coordinates(scene: Any) -> list[EdgeLabel] | None:
     spacing = _spacing(files, ranks)
     if spacing is None:
         return None
-    out: list[EdgeLabel] = []
-    for groups, text_of in ((files, lambda k: k), (ranks, str)):
-        direction = _common_direction(groups, spacing)
-        if direction is None:
-            return None
-        for key, members in groups.items():
-            members = sorted(members)
-            (x, y) = members[0][1]
-            out.append(EdgeLabel(text_of(key), x - direction[0] * spacing, y - direction[1] * spacing))
+    directions = [_common_direction(files, spacing), _common_direction(ranks, spacing)]
+    if None in directions:
+        return None
     centres = [c for _l, _n, c in cells.values()]
-    for label in out:
-        if any(math.hypot(label.x - cx, label.y - cy) < 0.6 * spacing for cx, cy in centres):
-            return None
-    return out
+    # Letters beyond the end of each file with the lowest number, numbers beyond the end of each
+    # rank with the first letter (a chessboard's bottom and left); the other ends where those
+    # would fall on a cell or on each other (Trinim's letters go under its "\" diagonals).
+    for file_end, rank_end in ((0, 0), (-1, 0), (0, -1), (-1, -1)):
+        out: list[EdgeLabel] = []
+        for (groups, text_of), direction, end in zip(((files, lambda k: k), (ranks, str)), directions,
+                                                    (file_end, rank_end)):
+            sign = 1 if end == 0 else -1
+            for key, members in groups.items():
+                (x, y) = sorted(members)[end][1]
+                out.append(EdgeLabel(text_of(key), x - sign * direction[0] * spacing,
+                                     y - sign * direction[1] * spacing))
+        clear = all(math.hypot(e.x - cx, e.y - cy) >= 0.6 * spacing for e in out for cx, cy in centres)
+        apart = all(math.hypot(a.x - b.x, a.y - b.y) >= 0.6 * spacing
+                    for i, a in enumerate(out) for b in out[i + 1:])
+        if clear and apart:
+            return out
+    return None
 
 
 def _letter_key(letters: str) -> int:

@@ -231,13 +231,14 @@ class ConfirmDialog(_Dialog):
 
     def draw(self, surf) -> None:
         self.hits = []
-        box = self.frame(surf, 520, 210)
+        lines = wrap(self.text, font(15), min(520, surf.get_width() - 20) - 40)[:4]
+        box = self.frame(surf, 520, 130 + 21 * len(lines))
         self.app.text(surf, self.title, (box.x + 20, box.y + 16), 19, True, width=box.w - 40)
         y = box.y + 54
-        for line in wrap(self.text, font(15), box.w - 40)[:4]:
+        for line in lines:
             self.app.text(surf, line, (box.x + 20, y), 15)
             y += 21
-        self.draw_message(surf, box, box.bottom - 70)
+        self.draw_message(surf, box, y + 4)
         yes_w = max(130, font(15).size(self.yes)[0] + 30)
         self.button(surf, pygame.Rect(box.right - yes_w - 140, box.bottom - 46, yes_w, 32), self.yes, "ok")
         self.button(surf, pygame.Rect(box.right - 130, box.bottom - 46, 110, 32), _("Cancel"), "cancel")
@@ -329,9 +330,12 @@ class PathDialog(_Dialog):
                 self.app.text(surf, when, (r.right - 6, r.y + 3), 13, False, MUTED, "right")
                 self.hits.append((r, ("pick", str(p))))
                 y += 21
-        elif self.mode == "open":
-            self.app.text(surf, _("No game records in {folder}").format(folder=self.folder()), (box.x + 20, y),
-                          13, False, MUTED, width=box.w - 40)
+        else:
+            folder = self.folder()
+            note = _("{folder} will be made when the game is saved").format(folder=folder) \
+                if self.mode == "save" and folder == data_dir() / "saved" and not folder.exists() \
+                else _("No game records in {folder}").format(folder=folder)
+            self.app.text(surf, note, (box.x + 20, y), 13, False, MUTED, width=box.w - 40)
         self.draw_message(surf, box, box.bottom - 100)
         ok = _("Save") if self.mode == "save" else _("Open")
         self.button(surf, pygame.Rect(box.right - 240, box.bottom - 46, 100, 32), ok, "ok")

@@ -132,29 +132,38 @@ class Painter:
                   ui.coordinates, table.marks(), ready=live and inp.needs_confirm)
         if live and inp.needs_confirm and inp.clicked and inp.clicked[-1] in view.by_id:
             self.draw_callout(surf, board, view.box_px(inp.clicked[-1]),
-                              _("{move}: click again to play").format(move=inp.notations[inp.complete]))
+                              _("{move}: click again to play").format(move=inp.notations[inp.complete]), view)
         if table.browse is not None:
-            self.draw_pill(surf, board, _("Move {k} of {n}").format(k=table.browse, n=table.pos.ply))
+            # an earlier position: framed, so that it is not taken for the game (the bar says
+            # which move it is)
+            pygame.draw.rect(surf, theme.INFO_BG, board, 3)
 
-    def draw_callout(self, surf: pygame.Surface, board: pygame.Rect, near: pygame.Rect, text: str) -> None:
-        """A label beside a place, saying what the pending move awaits."""
+    def draw_callout(self, surf: pygame.Surface, board: pygame.Rect, near: pygame.Rect, text: str,
+                     view: SceneView | None = None) -> None:
+        """A label beside a place, saying what the pending move awaits: in the nearest spot on
+        its row (or just above or below it) where it hides nothing drawn; nowhere when there is
+        none (the bar says the same)."""
         text, size = theme.fit(text, board.w - 24, 15, True)
         tw, th = font(size, True).size(text)
         box = pygame.Rect(0, 0, tw + 18, th + 10)
-        box.midbottom = (near.centerx, near.top - 6)
-        if box.top < board.top + 4:
-            box.midtop = (near.centerx, near.bottom + 6)
-        box.clamp_ip(board.inflate(-8, -8))
+        taken = [] if view is None else [view.box_px(sid) for sid in view.place] + \
+            [_px_box(view, s) for s in view.shapes if s.kind != "text"]
+        inside = board.inflate(-8, -8)
+        spots = []
+        for k in range(0, board.w, 12):
+            spots += [(near.left - 6 - k - box.w, near.centery - box.h // 2), (near.right + 6 + k, near.centery - box.h // 2)]
+        for k in range(0, board.h, 12):
+            spots += [(near.centerx - box.w // 2, near.top - 6 - k - box.h), (near.centerx - box.w // 2, near.bottom + 6 + k)]
+        spots.sort(key=lambda p: abs(p[0] + box.w / 2 - near.centerx) + abs(p[1] + box.h / 2 - near.centery))
+        for x, y in spots:
+            box.topleft = (x, y)
+            if inside.contains(box) and box.collidelist(taken) < 0:
+                break
+        else:
+            return
         pygame.draw.rect(surf, (30, 120, 55), box, border_radius=7)
         pygame.draw.rect(surf, (255, 255, 255), box, 2, border_radius=7)
         self.ink.text(surf, text, (box.centerx, box.y + 5), size, True, (255, 255, 255), "centre")
-
-    def draw_pill(self, surf: pygame.Surface, board: pygame.Rect, text: str) -> None:
-        text, size = theme.fit(text, board.w - 24, 14, True)
-        tw, th = font(size, True).size(text)
-        box = pygame.Rect(board.x + 10, board.y + 8, tw + 16, th + 8)
-        pygame.draw.rect(surf, theme.INFO_BG, box, border_radius=10)
-        self.ink.text(surf, text, (box.x + 8, box.y + 4), size, True, (255, 255, 255))
 
     def draw_cover(self, surf: pygame.Surface, table: Table, board: pygame.Rect) -> None:
         pygame.draw.rect(surf, theme.COVER, board)
@@ -389,3 +398,10 @@ class Painter:
                           width=box.w - 42)
             self.hits.moves.append((i + 1, row))
             y += 19
+
+
+def _px_box(view: SceneView, s) -> pygame.Rect:
+    x0, y0, x1, y1 = s.bbox()
+    v = view._for(s)
+    (a, b), (c, d) = v.to_px(x0, y0), v.to_px(x1, y1)
+    return pygame.Rect(int(a), int(b), max(1, int(c - a)), max(1, int(d - b)))
