@@ -329,7 +329,7 @@ def test_hot_reload_of_an_edited_script(make_app, tmp_path):
     app.table.poll_reload(force=True)
     app.step()
     assert app.reload_error is None and app.pos is not pos
-    assert app.pos.history_notation == ["C3"] and app.pos.scene()["status"] == "Giocatore 2"
+    assert app.pos.history_notation == ["C3"] and i18n.localized(app.pos.scene()["status"]) == "Giocatore 2"
     # a syntax error: the banner shows file:line, the last good game stays
     lines = path.read_text().splitlines()
     lines[99] = lines[99] + " )("
@@ -346,7 +346,7 @@ def test_hot_reload_of_an_edited_script(make_app, tmp_path):
     app.table.poll_reload(force=True)
     app.step()
     assert app.reload_error is None and app.pos.history_notation == ["C3", "E1"]
-    assert app.pos.scene()["status"] == "Player 1 to move"
+    assert i18n.localized(app.pos.scene()["status"]) == "Player 1 to move"
 
 
 ERRORING = """

@@ -235,7 +235,7 @@ def test_a_line_take_marks_the_cells_between_its_ends(make_app):
 
 
 def test_nibbles_taken_blocks_and_nipples_stone_are_marked():
-    for name in ("nibble", "nipple", "3verse", "nonads"):
+    for name in ("nibble", "nipple", "3verse"):
         pos = nomv.Game.load(name).start(seed=3)
         before = pos.scene()
         move = pos.legal_moves[len(pos.legal_moves) // 2]
@@ -243,6 +243,13 @@ def test_nibbles_taken_blocks_and_nipples_stone_are_marked():
         marks = boardmarks.last_move_marks(before, pos.scene(), move.steps)
         places = [m.id for m in marks if m.kind == "step"]
         assert places and set(places) <= set(move.steps), (name, move, places)
+    # Nonads frames its last tile itself: nomv adds nothing
+    pos = nomv.Game.load("nonads").start(seed=3)
+    before = pos.scene()
+    move = pos.legal_moves[0]
+    pos.play(move)
+    assert boardmarks.script_marks_last_move(pos.scene())
+    assert boardmarks.last_move_marks(before, pos.scene(), move.steps) == []
 
 
 def test_a_script_that_marks_the_last_move_itself_gets_no_second_mark():
@@ -463,6 +470,17 @@ def test_the_scripts_own_texts_in_italian(make_app, passing):
     assert "Passo" in texts and "Nero" in texts and "Bianco" in texts and "Tocca al nero" in texts
     assert "la fila" in [t for t, _px in app.view.texts_drawn]
     assert pygame.display.get_caption()[0] == "nomv: Passo"
+
+
+@pytest.mark.parametrize("name, player, status", [
+    ("trinim", "Giocatore 1", "Tocca al giocatore 1"), ("3verse", "X", "Tocca a X"),
+    ("nipple", "Nero", "Tocca a Nero"), ("nonads", "Giocatore 1", "Tocca al giocatore 1: posa la tessera"),
+    ("nibble", "Giocatore 1", "Tocca al giocatore 1")])
+def test_the_bundled_games_speak_italian(make_app, name, player, status):
+    i18n.setup("it")
+    app = make_app(nomv.Game.load(name).start(seed=1), ["human", "mcts:1s"])
+    texts = drawn_texts(app)
+    assert player in texts and any(t.startswith(status) for t in texts), texts
 
 
 def test_terminal_play_speaks_italian_with_the_scripts_texts(passing):
