@@ -217,8 +217,9 @@ def script_marks_last_move(scene: Any) -> bool:
 def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]:
     """Where the move ``steps`` happened, from the scene before it and the scene after it (as
     the same player sees them): the places of its steps on the board (a step beside the board,
-    such as a choice of rotation, is no place), then the board's places whose piece went
-    without another appearing there (the middle of a Trinim line, where the Nipple stood).
+    such as a choice of rotation, is no place), then the board's places whose piece (an item at
+    least half the place's size) went without another appearing there (the middle of a Trinim
+    line, where the Nipple stood).
     Empty when the scene marks the move itself, or nothing is known before.
 
     >>> cell = lambda i, x: {"id": i, "shape": "rect", "x": x, "y": 0, "w": 1, "h": 1}
@@ -255,7 +256,9 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
         box = on_board(place)
         if sid in marked or box is None:
             continue
-        gone = [i for c, i in removed_at if _inside(c, box) and i.get("id") in (None, sid)]
+        # a piece (half the place or more), not a smaller mark that went (3verse's marks expire)
+        gone = [i for c, i in removed_at if _inside(c, box) and i.get("id") in (None, sid)
+                and _size(item_box(i)) >= 0.5 * _size(box)]
         if gone and not any(_inside(c, box) for c, _i in added_at):
             marks.append(Mark("vacated", place, sid))
             marked.add(sid)
