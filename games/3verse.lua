@@ -386,7 +386,8 @@ return {
                            size = 0.3, fill = "#303030"}
     end
     items.bounds = {-0.6, 0, n, n + 0.6}
-    items.status = s.winner and (NAME[s.winner] .. " wins") or (NAME[s.to_move] .. " to move")
+    items.status = s.winner and {en = NAME[s.winner] .. " wins", it = "Vince " .. NAME[s.winner]}
+                   or {en = NAME[s.to_move] .. " to move", it = "Tocca a " .. NAME[s.to_move]}
     return items
   end,
 

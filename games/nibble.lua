@@ -345,6 +345,12 @@ local function status(s)
   return ("Player %d to move"):format(s.to_move)
 end
 
+local function stato(s)   -- the same in Italian
+  if s.winner then return ("Vince il giocatore %d: %s"):format(s.winner, s.reason) end
+  if s.left == 0 then return "Partita finita" end
+  return ("Tocca al giocatore %d"):format(s.to_move)
+end
+
 return {
   name = "nibble",
   title = "Nibble",
@@ -358,7 +364,8 @@ return {
          .. "Otherwise, when the board is empty, whoever holds 5 (7) or more blocks in 5 (7) or "
          .. "more colours wins.",
   },
-  players = {min = 2, max = 2, names = {"Player 1", "Player 2"}, colours = {"#202020", "#f4f4f4"}},
+  players = {min = 2, max = 2, names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"}},
+             colours = {"#202020", "#f4f4f4"}},
   options = {
     colours = {default = 9, choices = {9, 13}, order = 1, help = "number of colours (and blocks of each)"},
     board = {default = "square", choices = {"square", "hex"}, order = 2,
@@ -528,7 +535,7 @@ return {
                              fill = "#303030", bold = n >= G.major}
       end
     end
-    items.status = status(s)
+    items.status = {en = status(s), it = stato(s)}
     return items
   end,
 

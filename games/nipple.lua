@@ -10,6 +10,7 @@
 local EMPTY, BLACK, WHITE, NIPPLE = 0, 1, 2, 3
 local TRIES = 8                   -- random cells random_move draws before it scans the board
 local NAME = {"Black", "White"}
+local NOME = {"Nero", "Bianco"}   -- the names in Italian
 local FILL = {"#202020", "#f4f4f4"}
 local SYMBOL = {[0] = ".", "X", "O", "N"}
 
@@ -195,7 +196,8 @@ return {
          .. "board is full, the larger group touching the Nipple wins; equal largest groups are "
          .. "decided by the next ones, and full equality is a draw.",
   },
-  players = {min = 2, max = 2, names = NAME, colours = FILL},
+  players = {min = 2, max = 2, names = {{en = NAME[1], it = NOME[1]}, {en = NAME[2], it = NOME[2]}},
+             colours = FILL},
   options = {
     size = {default = 5, min = 3, max = 8, order = 1, help = "side of the hexhex board"},
     nipple_rule = {default = "zero", choices = {"zero", "both_present"}, order = 2,
@@ -349,14 +351,19 @@ return {
       items[#items + 1] = {shape = "circle", x = x0 + 0.5, y = y, r = 0.4, fill = FILL[p], stroke = "#202020"}
       items[#items + 1] = {shape = "text", x = x0 + 1.3, y = y, size = 0.6, fill = "#303030", align = "left",
                            bold = p == s.to_move and s.empty > 0,
-                           text = ("%s: largest member %d (members %s)"):format(NAME[p], lists[p][1] or 0, sizes_text(lists[p]))}
+                           text = {en = ("%s: largest member %d (members %s)"):format(NAME[p], lists[p][1] or 0, sizes_text(lists[p])),
+                                   it = ("%s: membro più grande %d (membri %s)"):format(NOME[p], lists[p][1] or 0,
+                                                                                     (sizes_text(lists[p]):gsub("none", "nessuno")))}}
     end
     if s.empty > 0 then
-      local skip = select(2, destinations(s, g)) == 0 and ": the Nipple cannot move, place a stone" or ""
-      items.status = NAME[s.to_move] .. " to move" .. skip
+      local stuck = select(2, destinations(s, g)) == 0
+      local skip = stuck and ": the Nipple cannot move, place a stone" or ""
+      local salta = stuck and ": il Nipple non può muoversi, metti una pietra" or ""
+      items.status = {en = NAME[s.to_move] .. " to move" .. skip, it = "Tocca a " .. NOME[s.to_move] .. salta}
     else
       local r = decide(s, g)
-      items.status = (r.winner and (NAME[r.winner] .. " wins") or "Draw") .. ": " .. r.reason
+      items.status = {en = (r.winner and (NAME[r.winner] .. " wins") or "Draw") .. ": " .. r.reason,
+                      it = (r.winner and ("Vince " .. NOME[r.winner]) or "Patta") .. ": " .. r.reason}
     end
     return items
   end,

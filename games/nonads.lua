@@ -604,14 +604,18 @@ local function draw_tile(items, mask, x, y, size, layer)
 end
 
 local function status(s)
-  if s.winner then return "Player " .. s.winner .. " wins: " .. s.reason end
-  if s.draw then return "Draw: " .. s.reason end
-  if s.finished then return "All tiles placed" end
+  if s.winner then
+    return {en = "Player " .. s.winner .. " wins: " .. s.reason, it = "Vince il giocatore " .. s.winner .. ": " .. s.reason}
+  end
+  if s.draw then return {en = "Draw: " .. s.reason, it = "Patta: " .. s.reason} end
+  if s.finished then return {en = "All tiles placed", it = "Tutte le tessere sono posate"} end
   local p = s.to_move
   if s.hands[p] == 0 and s.mode ~= "knownads" then
-    return "Player " .. p .. " to move: slide a tile to a new place (tiebreaker)"
+    return {en = "Player " .. p .. " to move: slide a tile to a new place (tiebreaker)",
+            it = "Tocca al giocatore " .. p .. ": sposta una tessera in un posto nuovo (spareggio)"}
   end
-  return "Player " .. p .. " to move: place the hand tile"
+  return {en = "Player " .. p .. " to move: place the hand tile",
+          it = "Tocca al giocatore " .. p .. ": posa la tessera che hai in mano"}
 end
 
 local function knownads_scores(s) return s.scores end
@@ -652,7 +656,7 @@ local function scene(s)
   if s.last and s.last ~= 0 and #s.slots > 0 and board[s.last] then
     local x, y = xy_of(s.last)
     items[#items + 1] = {shape = "rect", x = 3 * x + 1.5, y = 3 * y + 1.5, w = 2.9, h = 2.9,
-                         stroke = "#e0a020", width = 0.1, layer = 2}
+                         stroke = "#e0a020", width = 0.1, layer = 2, last_move = true}
   end
   local keys = nomv.sorted_keys(slot_ids)
   for _, k in ipairs(keys) do
@@ -673,16 +677,18 @@ local function scene(s)
   local scores = s.mode == "knownads" and knownads_scores(s) or nil
   for p = 1, np do
     local y = py + (p - 1) * 3.2
-    local name = "Player " .. p
-    if s.active and not s.active[p] then name = name .. " (out)" end
+    local name, nome = "Player " .. p, "Giocatore " .. p
+    if s.active and not s.active[p] then name, nome = name .. " (out)", nome .. " (fuori)" end
     if scores then
       local n = scores[p]
       name = name .. ": " .. (n < 0 and "?" or n) .. (n == 1 and " point" or " points")
+      nome = nome .. ": " .. (n < 0 and "?" or n) .. (n == 1 and " punto" or " punti")
     end
+    name = {en = name, it = nome}
     items[#items + 1] = {shape = "text", x = px, y = y + 0.3, text = name, size = 0.6, align = "left",
                          bold = (not game_over(s)) and p == s.to_move, fill = "#303030"}
     local t = s.targets[p]
-    items[#items + 1] = {shape = "text", x = px, y = y + 1.3, text = "target", size = 0.45, align = "left", fill = "#606060"}
+    items[#items + 1] = {shape = "text", x = px, y = y + 1.3, text = {en = "target", it = "obiettivo"}, size = 0.45, align = "left", fill = "#606060"}
     if t and t > 0 then
       draw_tile(items, CANON[t], px + 1.5, y + 0.7, 1.8, 1)
       items[#items + 1] = {shape = "text", x = px + 2.4, y = y + 2.8, text = "#" .. t, size = 0.4, fill = "#606060"}
@@ -691,22 +697,23 @@ local function scene(s)
                            stroke = EDGE, width = 0.06, label = "?", label_colour = "#404040", layer = 1}
     end
     local h = s.hands[p]
-    items[#items + 1] = {shape = "text", x = px + 3.7, y = y + 1.3, text = "hand", size = 0.45, align = "left", fill = "#606060"}
+    items[#items + 1] = {shape = "text", x = px + 3.7, y = y + 1.3, text = {en = "hand", it = "in mano"}, size = 0.45, align = "left", fill = "#606060"}
     if h ~= 0 then
       draw_tile(items, CANON[h], px + 5, y + 0.7, 1.8, 1)
       items[#items + 1] = {shape = "text", x = px + 5.9, y = y + 2.8, text = "#" .. h, size = 0.4, fill = "#606060"}
     else
-      items[#items + 1] = {shape = "text", x = px + 5.9, y = y + 1.6, text = "none", size = 0.4, fill = "#606060"}
+      items[#items + 1] = {shape = "text", x = px + 5.9, y = y + 1.6, text = {en = "none", it = "nessuna"}, size = 0.4, fill = "#606060"}
     end
   end
   local y = py + np * 3.2
-  items[#items + 1] = {shape = "text", x = px, y = y + 0.3, text = "deck: " .. #s.deck .. (#s.deck == 1 and " tile" or " tiles"),
-                       size = 0.5, align = "left", fill = "#303030"}
+  items[#items + 1] = {shape = "text", x = px, y = y + 0.3, size = 0.5, align = "left", fill = "#303030",
+                       text = {en = "deck: " .. #s.deck .. (#s.deck == 1 and " tile" or " tiles"),
+                               it = "mazzo: " .. #s.deck .. (#s.deck == 1 and " tessera" or " tessere")}}
   -- Rotation buttons: the hand tile turned each distinct way, or plain turns in the tiebreaker.
   local rkeys = nomv.sorted_keys(rot_ids)
   if #rkeys > 0 then
     y = y + 1
-    items[#items + 1] = {shape = "text", x = px, y = y + 0.3, text = "rotation (clockwise turns)", size = 0.45,
+    items[#items + 1] = {shape = "text", x = px, y = y + 0.3, text = {en = "rotation (clockwise turns)", it = "rotazione (giri in senso orario)"}, size = 0.45,
                          align = "left", fill = "#606060"}
     local hand = s.hands[s.to_move]
     for i, r in ipairs(rkeys) do
@@ -741,7 +748,9 @@ return {
          .. "Advanced: making another player's target loses. Knownads: targets are secret, all "
          .. "tiles are placed, and each 3x3 block showing your target scores a point.",
   },
-  players = {min = 2, max = 4, default = 2, names = {"Player 1", "Player 2", "Player 3", "Player 4"},
+  players = {min = 2, max = 4, default = 2,
+             names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"},
+                      {en = "Player 3", it = "Giocatore 3"}, {en = "Player 4", it = "Giocatore 4"}},
              colours = {"#d04040", "#3c78d8", "#40a050", "#c08020"}},
   options = {
     mode = {default = "basic", choices = {"basic", "advanced", "knownads"}, order = 1,

@@ -101,7 +101,9 @@ return {
          .. "which you hold an even number (none counts as even). Most points wins; a shared "
          .. "best score is a draw.",
   },
-  players = {min = 2, max = 3, default = 2, names = {"Player 1", "Player 2", "Player 3"},
+  players = {min = 2, max = 3, default = 2,
+             names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"},
+                      {en = "Player 3", it = "Giocatore 3"}},
              colours = {"#202020", "#f4f4f4", "#a05ad0"}},
   options = {
     size = {default = 5, choices = SIZES, order = 1,
@@ -216,10 +218,11 @@ return {
       items[#items + 1] = {shape = "circle", x = x0 + 2 + 1.6 * c, y = y0, r = 0.45, fill = FILL[c],
                            label = LETTER[c]:upper(), label_colour = "#ffffff"}
     end
-    items[#items + 1] = {shape = "text", x = x0 + 9, y = y0, text = "points", size = 0.6, fill = "#303030"}
+    items[#items + 1] = {shape = "text", x = x0 + 9, y = y0, text = {en = "points", it = "punti"}, size = 0.6,
+                         fill = "#303030"}
     for p = 1, #s.held do
       local y = y0 + 1.3 * p
-      items[#items + 1] = {shape = "text", x = x0, y = y, text = "Player " .. p, size = 0.6,
+      items[#items + 1] = {shape = "text", x = x0, y = y, text = {en = "Player " .. p, it = "Giocatore " .. p}, size = 0.6,
                            fill = "#303030", align = "left", bold = p == s.to_move and s.left > 0}
       for c = 1, 3 do
         items[#items + 1] = {shape = "text", x = x0 + 2 + 1.6 * c, y = y, text = tostring(s.held[p][c]),
@@ -227,7 +230,8 @@ return {
       end
       items[#items + 1] = {shape = "text", x = x0 + 9, y = y, text = tostring(sc[p]), size = 0.6, fill = "#303030"}
     end
-    items.status = s.left > 0 and ("Player " .. s.to_move .. " to move") or nil
+    items.status = s.left > 0 and {en = ("Player " .. s.to_move .. " to move"), it = "Tocca al giocatore " .. s.to_move}
+                   or nil
     return items
   end,
 

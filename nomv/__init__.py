@@ -5,7 +5,7 @@ The core API::
     game = nomv.Game.load("trinim")            # a bundled name or a path to a .lua file
     pos = game.start(options={"size": 5}, seed=1)
     pos.legal_moves; pos.play("D4-D2"); pos.undo(); pos.outcome()
-    pos.record().save("game.nomv.json"); nomv.Record.load("game.nomv.json").replay()
+    nomv.Record.from_position(pos).save("game.nomv.json"); nomv.Record.load("game.nomv.json").replay()
 """
 from .errors import (GameNotFoundError, GameOverError, IllegalMoveError, LimitError, NomvError,
                      OptionError, RecordError, ScriptError)

@@ -1,4 +1,5 @@
-"""Finding game scripts: bundled games, the user's games folder, NOMV_PATH, or a file path."""
+"""Finding game scripts (bundled games, the user's games folder, NOMV_PATH, or a file path), and
+the documentation that comes with nomv."""
 from __future__ import annotations
 
 import os
@@ -24,6 +25,16 @@ def bundled_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return here / "games"
+
+
+def doc(name: str) -> Path:
+    """A page of nomv's documentation (``tutorial.md``): the copy installed with the package
+    (pip), else the source checkout's ``docs`` folder."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "docs", here.parent / "docs"):
+        if (candidate / name).is_file():
+            return candidate / name
+    return here / "docs" / name
 
 
 def user_dir() -> Path:

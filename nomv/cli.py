@@ -14,6 +14,7 @@ from . import __version__, catalog
 from .engine import runtime_name
 from .errors import IllegalMoveError, NomvError
 from .game import Game, Position
+from .languages import localized
 from .limits import Limits
 
 
@@ -129,7 +130,8 @@ def cmd_list(args) -> int:
                          "error": str(exc)})
             continue
         p = game.players
-        rows.append({"name": game.name, "title": game.title, "origin": found.origin,
+        title = localized(game.engine.description.get("title"), "en", game.title)
+        rows.append({"name": game.name, "title": title, "origin": found.origin,
                      "path": str(found.path),
                      "players": p.min if p.min == p.max else [p.min, p.max],
                      "options": {s.name: {"default": s.default, "allowed": s.allowed(), "help": s.help}
@@ -138,14 +140,15 @@ def cmd_list(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    width = max((len(row["name"]) for row in rows), default=0) + 2
     for row in rows:
         if "error" in row:
-            print(f"{row['name']:<12} ({row['origin']}) cannot be loaded: {row['error']}")
+            print(f"{row['name']:<{width}}({row['origin']}) cannot be loaded: {row['error']}")
             continue
         players = row["players"]
         players = f"{players[0]}-{players[1]}" if isinstance(players, list) else str(players)
         word = "player" if players == "1" else "players"
-        print(f"{row['name']:<12} {row['title']}, {players} {word} ({row['origin']}: {row['path']})")
+        print(f"{row['name']:<{width}}{row['title']}, {players} {word} ({row['origin']}: {row['path']})")
         for name, o in row["options"].items():
             print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + o['help'] if o['help'] else ''}")
         if row["variants"]:
@@ -265,7 +268,7 @@ def cmd_play(args) -> int:
     if not gui:
         if not args.text:
             print("No display found: playing in the terminal (--gui forces the window).", file=sys.stderr)
-        return play_text(pos, seats)
+        return play_text(pos, seats, lang=args.lang)
     return _play_gui(args, pos, seats)
 
 
@@ -432,7 +435,8 @@ def cmd_new(args) -> int:
     play = args.name if not args.path else str(path)
     print(f"play it:   nomv play {play}")
     print(f"check it:  nomv check {path}")
-    print("then edit it: docs/tutorial.md walks through writing a game")
+    print(f"then edit it: {catalog.doc('tutorial.md')} walks through writing a game, and "
+          f"{catalog.doc('script-api.md')} has the whole script API")
     return 0
 
 
@@ -536,7 +540,8 @@ def _add_play(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--open", metavar="FILE", help="continue a saved game (FILE#N: the N-th game of a file of records, as nomv match --out writes)")
     p.add_argument("--text", action="store_true", help="play in the terminal instead of a window")
     p.add_argument("--gui", action="store_true", help="open the window even when no display is detected")
-    p.add_argument("--lang", metavar="CODE", help="language of the window, e.g. en or it (default: the system's)")
+    p.add_argument("--lang", metavar="CODE", help="language of the window or the terminal play, e.g. en or it "
+                        "(default: the system's); the game's own texts too, where its script gives them")
     p.set_defaults(func=cmd_play)
 
 
@@ -597,7 +602,7 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                        description="Print figures: random playouts/s and moves generated/s of every bundled "
                                    "game and variant under LuaJIT and Lua 5.4, perft speed, the computer "
                                    "player's MCTS iterations/s, the window's frame time, and how they compare "
-                                   "with the speed aims (docs/architecture.md).")
+                                   f"with the speed aims ({catalog.doc('architecture.md')}).")
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
     p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
@@ -636,7 +641,7 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
                        description="Check game scripts: static checks, then seeded random games of "
                                    "the defaults, every variant and the options' extremes, checked at "
                                    "every ply; figures and rule coverage. Exit 1 on any error. "
-                                   "The codes are explained in docs/checker.md.")
+                                   f"The codes are explained in {catalog.doc('checker.md')}.")
     p.add_argument("scripts", nargs="+", metavar="SCRIPT", help="a .lua file or a game's name")
     p.add_argument("--playouts", type=int, default=20, help="random games of the default options (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first random game (default 0)")

@@ -20,7 +20,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, overload
+from typing import Any, Callable, Sequence, TypeVar, overload
 
 from . import catalog
 from .engine import Call, Engine, LuaEngine, State
@@ -31,9 +31,6 @@ from .pool import EnginePool
 from .schema import REQUIRED_HOOKS
 from .worker import isolation_default
 
-
-if TYPE_CHECKING:
-    from .record import Record
 
 _T = TypeVar("_T")
 
@@ -642,13 +639,6 @@ class Position:
         if depth < 0:
             raise ValueError("depth must be 0 or more")
         return self._run(lambda s: self._engine.perft(s, depth))
-
-    def record(self, players: list[str] | None = None) -> "Record":
-        """The game record (script, options, seed, moves) of this position."""
-        from .record import Record
-        outcome = self.outcome()
-        return Record.from_position(self, players=players,
-                                    result=outcome.describe(self.game.players) if outcome else None)
 
     # -- matching moves ----------------------------------------------------------------------
 

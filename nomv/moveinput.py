@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from gettext import NullTranslations
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
 _: Callable[[str], str] = NullTranslations().gettext
 
@@ -84,13 +84,16 @@ class MoveInput:
     """The state of entering one move by clicks.
 
     ``moves`` are the legal moves (objects with ``steps``, ``any_order`` and ``label``, such as
-    :class:`nomv.Move`); ``notations`` optionally gives each move's text for messages.
+    :class:`nomv.Move`); ``notations`` optionally gives each move's text for messages, and
+    ``names`` how messages name a step (nomv.boardmarks.step_names: a step's id may be no text
+    for players, such as Nonads' ``slot:1,0``).
     """
 
     def __init__(self, moves: Sequence[MoveLike], notations: Sequence[str] | None = None,
-                 auto_complete: bool = True):
+                 auto_complete: bool = True, names: Mapping[str, str] | None = None):
         self.moves = list(moves)
         self.notations = list(notations) if notations is not None else [self._plain(m) for m in self.moves]
+        self.names = dict(names or {})
         self.auto_complete = auto_complete
         self.clicked: list[str] = []
         self._first_steps = self._next_of(range(len(self.moves)), [])
@@ -99,6 +102,13 @@ class MoveInput:
     @staticmethod
     def _plain(move: MoveLike) -> str:
         return move.label or "-".join(move.steps)
+
+    def name(self, step: str) -> str:
+        """How messages name a step."""
+        return self.names.get(step) or step
+
+    def _names(self, steps: Sequence[str]) -> str:
+        return " ".join(self.name(s) for s in steps)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -213,7 +223,7 @@ class MoveInput:
     def _confirm_hint(self) -> str:
         assert self.complete is not None
         return _("{move}: click {step} again, press Enter or Done to play it, or go on").format(
-            move=self.notations[self.complete], step=self.clicked[-1])
+            move=self.notations[self.complete], step=self.name(self.clicked[-1]))
 
     def prompt(self) -> str:
         """A line telling the player what to do next."""
@@ -224,15 +234,15 @@ class MoveInput:
         if not self.clicked:
             return _("Click a highlighted place to start a move")
         return _("{steps}: {n} moves possible; click the next step").format(
-            steps=" ".join(self.clicked), n=len(self.candidates))
+            steps=self._names(self.clicked), n=len(self.candidates))
 
     def _why_not(self, step: str) -> str:
         if not self.moves:
             return _("no move can be played now")
         if self.clicked:
             return _("{step} is not a legal next step after {steps}").format(
-                step=step, steps=" ".join(self.clicked))
-        return _("{step} is not a legal next step").format(step=step)
+                step=self.name(step), steps=self._names(self.clicked))
+        return _("{step} is not a legal next step").format(step=self.name(step))
 
     def describe(self, step: str) -> str:
         """What a click on ``step`` would do, as a short text (for hovering)."""
@@ -243,13 +253,11 @@ class MoveInput:
         if kind == CONFIRM:
             cands = self._filter(after)
             complete = self._complete_of(cands, after)
-            assert complete is not None
-            return _("select {step}: {move} or longer moves").format(step=step, move=self.notations[complete])
         if kind == SELECT:
             n = len(self._filter(after))
-            return _("select {step} ({n} moves)").format(step=step, n=n)
+            return _("select {step} ({n} moves)").format(step=self.name(step), n=n)
         if kind == BACK:
-            return _("take back {step}").format(step=step)
+            return _("take back {step}").format(step=self.name(step))
         if kind == RESTART:
-            return _("start a new move from {step}").format(step=step)
+            return _("start a new move from {step}").format(step=self.name(step))
         return self._why_not(step)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import OptionError, ScriptError
+from .languages import localized
 
 TYPES = ("int", "number", "bool", "string", "choice")
 
@@ -161,6 +162,9 @@ class PlayerSpec:
     default: int
     names: tuple[str, ...] = ()
     colours: tuple[str, ...] = ()
+    #: Each name as the script gives it: a string, or a table of languages (nomv.languages);
+    #: ``names`` holds them in English.
+    name_texts: tuple[Any, ...] = ()
 
     @classmethod
     def from_script(cls, raw: Any, path: str) -> "PlayerSpec":
@@ -178,12 +182,18 @@ class PlayerSpec:
             raise ScriptError("players.min, max and default must be whole numbers", path) from None
         if not 1 <= lo <= default <= hi <= 16:
             raise ScriptError(f"players: need 1 <= min <= default <= max <= 16, got min={lo} default={default} max={hi}", path)
-        names = tuple(str(n) for n in _listish(raw.get("names")))
+        texts = tuple(_listish(raw.get("names")))
+        names = tuple(localized(n, "en", str(n)) for n in texts)
         colours = tuple(str(c) for c in _listish(raw.get("colours") or raw.get("colors")))
-        return cls(lo, hi, default, names, colours)
+        return cls(lo, hi, default, names, colours, texts)
 
-    def name(self, player: int) -> str:
-        return self.names[player - 1] if player <= len(self.names) else f"Player {player}"
+    def name(self, player: int, lang: str = "en") -> str:
+        """A player's name (1-based) in a language, when the script gives it in several."""
+        if player > len(self.names):
+            return f"Player {player}"
+        if lang != "en" and player <= len(self.name_texts):
+            return localized(self.name_texts[player - 1], lang, self.names[player - 1])
+        return self.names[player - 1]
 
     def option(self) -> OptionSpec | None:
         if self.min == self.max:

@@ -11,13 +11,11 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
-from .errors import NomvError, RecordError
+from .errors import GameNotFoundError, NomvError, RecordError
+from .game import Game, Position
 from .limits import Limits
-
-if TYPE_CHECKING:
-    from .game import Game, Position
 
 FORMAT = "nomv-record"
 VERSION = 1
@@ -62,8 +60,13 @@ class Record:
     @classmethod
     def from_position(cls, position: Position, players: list[str] | None = None,
                       result: str | None = None) -> "Record":
+        """The record of a position: its script, options, seed and moves; ``players`` says who
+        played each seat, ``result`` overrides the outcome's text (a game ended by resigning)."""
         game = position.game
         script = game.name if game.origin == "bundled" else str(Path(game.path).resolve())
+        if result is None:
+            outcome = position.outcome()
+            result = outcome.describe(game.players) if outcome else None
         return cls(game.name, script, dict(position.chosen), position.seed, position.history_notation,
                    game.sha256, players, result)
 
@@ -208,8 +211,6 @@ class Record:
         ``game`` may be a loaded Game (e.g. the one on screen); otherwise the script is found
         by the record's name or path (and loaded with ``runtime`` and ``limits``).
         """
-        from .errors import GameNotFoundError
-        from .game import Game
         if game is None:
             try:
                 game = Game.load(self.script, runtime, limits=limits)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .languages import localized
+
 SYMBOLS = "XOABCDEFGHIJKLMNPQRSTUVWYZ"
 
 
@@ -32,8 +34,9 @@ def _size(item: dict) -> float:
     return max(float(item.get("w", 1)), float(item.get("h", 1)))
 
 
-def scene_text(scene: dict[str, Any]) -> str | None:
-    """The picture, or None when the scene has no clickable cells to arrange."""
+def scene_text(scene: dict[str, Any], lang: str = "en") -> str | None:
+    """The picture, or None when the scene has no clickable cells to arrange.  Texts the script
+    gives in several languages are shown in ``lang``."""
     items = [i for i in scene.get("items", []) if isinstance(i, dict)]
     cells = []
     for item in items:
@@ -58,7 +61,7 @@ def scene_text(scene: dict[str, Any]) -> str | None:
         # Marks much smaller than a cell (an empty hole, a dot) are decoration, not pieces.
         if (bx - c[0]) ** 2 + (by - c[1]) ** 2 > (size / 2) ** 2 or not size * 0.45 <= _size(item) <= size * 0.99:
             continue
-        label = str(item.get("label") or "").strip()
+        label = localized(item.get("label"), lang).strip()
         if label:
             on_cell[best] = label[:2]
         else:
@@ -82,7 +85,7 @@ def scene_text(scene: dict[str, Any]) -> str | None:
         for k in row:
             item, (x, _) = cells[k]
             col = round((x - x0) / unit * 2)
-            own = str(item.get("label") or "").strip()[:2]
+            own = localized(item.get("label"), lang).strip()[:2]
             chars[col] = on_cell.get(k) or own or "."
         line = [" "] * (max(chars) + 2)
         for col, text in chars.items():
@@ -93,6 +96,7 @@ def scene_text(scene: dict[str, Any]) -> str | None:
     if legend:
         lines.append("")
         lines.append(", ".join(f"{sym} = {fill}" for fill, sym in legend.items()))
-    if scene.get("status"):
-        lines.append(str(scene["status"]))
+    status = localized(scene.get("status"), lang)
+    if status:
+        lines.append(status)
     return "\n".join(lines)

@@ -10,6 +10,7 @@ import pytest
 
 import nomv
 from nomv.limits import Limits
+from nomv.languages import localized
 
 SCRIPT = Path(__file__).resolve().parent.parent / "games" / "3verse.lua"
 
@@ -331,7 +332,7 @@ def test_text_and_scene(verse):
     assert " 1  X x . . . . . O" in text and " 2  . x X . . . . ." in text
     assert "O to move; X's marks on b1, b2" in text
     scene = pos.scene()
-    assert scene["status"] == "O to move"
+    assert localized(scene["status"]) == "O to move" and localized(scene["status"], "it") == "Tocca a O"
     labels = [item.get("label") for item in scene["items"]]
     assert labels.count("X") == 3 and labels.count("O") == 2 and labels.count("x") == 2
     ids = {item["id"] for item in scene["items"] if "id" in item}

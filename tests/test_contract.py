@@ -71,7 +71,7 @@ def test_replaying_a_record_gives_the_same_game(name, variant, tmp_path):
     for text in moves:
         pos.play(text)
     path = tmp_path / "game.json"
-    pos.record().save(path)
+    nomv.Record.from_position(pos).save(path)
     again = nomv.Record.load(path).replay()
     assert again.state() == state and again.outcome() == outcome
 

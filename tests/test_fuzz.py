@@ -45,7 +45,7 @@ def valid_record(name: str, plies: int, seed: int = 3) -> str:
         if pos.is_over():
             break
         pos.play(rng.choice(pos.legal_moves))
-    return pos.record(players=["human", "random"][:pos.players] + ["random"] * (pos.players - 2)).to_text()
+    return nomv.Record.from_position(pos, players=["human", "random"][:pos.players] + ["random"] * (pos.players - 2)).to_text()
 
 
 VALID = {name: valid_record(name, plies) for name, plies in (("tictactoe", 5), ("trinim", 4))}

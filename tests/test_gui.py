@@ -18,7 +18,8 @@ import pytest
 import nomv
 from nomv.limits import Limits
 from nomv.gui import i18n
-from nomv.gui.app import App, measure_frame_times, seat_label
+from nomv.gui.app import App, measure_frame_times
+from nomv.gui.labels import seat_label
 from nomv.gui.view import SceneView
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
@@ -291,7 +292,9 @@ def test_save_then_open_gives_the_same_position(make_app, tmp_path):
     assert app.dialog is None and path.is_file()
     saved_state, saved_moves = pos.state(), pos.history_notation
     press(app, "restart")
-    assert app.pos.ply == 0
+    assert app.pos.ply == 1 and app.dialog is not None    # a game in progress: asked first
+    key(app, pygame.K_RETURN)
+    assert app.dialog is None and app.pos.ply == 0
     press(app, "open")
     app.dialog.fields["path"] = str(path)
     key(app, pygame.K_RETURN)
@@ -324,16 +327,16 @@ def test_hot_reload_of_an_edited_script(make_app, tmp_path):
     source = path.read_text()
     assert '("Player " .. s.to_move .. " to move")' in source
     path.write_text(source.replace('("Player " .. s.to_move .. " to move")', '("Giocatore " .. s.to_move)'))
-    app._last_poll = 0
+    app.table.poll_reload(force=True)
     app.step()
     assert app.reload_error is None and app.pos is not pos
-    assert app.pos.history_notation == ["C3"] and app.pos.scene()["status"] == "Giocatore 2"
+    assert app.pos.history_notation == ["C3"] and i18n.localized(app.pos.scene()["status"]) == "Giocatore 2"
     # a syntax error: the banner shows file:line, the last good game stays
     lines = path.read_text().splitlines()
     lines[99] = lines[99] + " )("
     path.write_text("\n".join(lines) + "\n")
     good = app.pos
-    app._last_poll = 0
+    app.table.poll_reload(force=True)
     app.step()
     assert app.reload_error and f"{path}:100" in app.reload_error
     assert app.pos is good and app.pos.history_notation == ["C3"]
@@ -341,10 +344,10 @@ def test_hot_reload_of_an_edited_script(make_app, tmp_path):
     click(app, "E1")
     assert app.pos.history_notation == ["C3", "E1"]
     path.write_text(source)
-    app._last_poll = 0
+    app.table.poll_reload(force=True)
     app.step()
     assert app.reload_error is None and app.pos.history_notation == ["C3", "E1"]
-    assert app.pos.scene()["status"] == "Player 1 to move"
+    assert i18n.localized(app.pos.scene()["status"]) == "Player 1 to move"
 
 
 ERRORING = """

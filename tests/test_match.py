@@ -128,7 +128,7 @@ def test_the_command_prints_a_summary_and_keeps_records(tmp_path, capsys):
 def test_a_record_saved_with_a_path_from_another_machine_opens_by_the_games_name(tmp_path):
     pos = nomv.Game.load("trinim").start(seed=3)
     pos.play(pos.legal_moves[0])
-    record = pos.record()
+    record = nomv.Record.from_position(pos)
     record.script = "/home/alice/.venv/lib/python3.12/site-packages/nomv/games/trinim.lua"
     assert record.replay().history == pos.history
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 
 import nomv
@@ -39,3 +40,14 @@ def test_new_refuses_to_overwrite_and_takes_a_path(tmp_path, capsys):
     assert "already exists" in capsys.readouterr().err
     assert (tmp_path / "g1.lua").read_text() == before
     assert main(["new", "bad name!"]) == 1
+
+
+def test_new_with_a_path_writes_hints_that_work(tmp_path, capsys):
+    assert main(["new", "g2", "--path", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    script = tmp_path / "g2.lua"
+    assert f"nomv play {script}" in out                     # not "nomv play g2": not in the games folder
+    assert f"-- Play it:   nomv play {script}" in script.read_text()
+    # the docs it names exist where nomv is installed (a pip user has no checkout)
+    named = [word for line in out.splitlines() for word in line.split() if word.endswith(".md")]
+    assert named and all(Path(p).is_file() for p in named)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import nomv
+from nomv.languages import localized
 
 VARIANTS = [None, "13 colours", "hexagonal"]
 CODES = "123456789abcd"
@@ -591,7 +592,7 @@ def test_scene_and_text(nibble):
     assert len(numbers) >= 81                                 # a colour number on every block
     fills = {item["fill"] for item in scene["items"] if item.get("id")}
     assert len(fills) == 9
-    assert scene["status"] == "Player 1 to move"
+    assert localized(scene["status"]) == "Player 1 to move"
     text = pos.text()
     assert "a b c d e f g h i" in text and "Player 1" in text
     hexpos = nibble.start(variant="hexagonal", seed=2)
@@ -599,4 +600,4 @@ def test_scene_and_text(nibble):
     assert hexpos.text().splitlines()[0].startswith("15 a")
     win = nibble.start(options={"layout": teeth_layout()})
     win.play("a9,b2,b4,b6,b8,d2,f2,h2,i1")
-    assert win.scene()["status"] == "Player 1 wins: all 9 blocks of colour 1"
+    assert localized(win.scene()["status"]) == "Player 1 wins: all 9 blocks of colour 1"

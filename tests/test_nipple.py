@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import nomv
+from nomv.languages import localized
 
 GAME_FILE = Path(__file__).resolve().parent.parent / "games" / "nipple.lua"
 
@@ -321,7 +322,7 @@ def test_n7_lexicographic_tiebreak(nipple):
     outcome = pos.outcome()
     assert outcome.scores == (8, 8) and outcome.winner == 2
     assert "members 8 against 8,1" in outcome.reason
-    assert pos.scene()["status"].startswith("White wins")
+    assert localized(pos.scene()["status"]).startswith("White wins")
 
 
 def test_n7_equal_members_are_a_draw(nipple):
@@ -574,18 +575,18 @@ def test_group_sizes_carried_over_by_play(lua, options):
 def test_scene_and_text(nipple):
     pos = nipple.start()
     scene = pos.scene()
-    assert scene["status"] == "Black to move: the Nipple cannot move, place a stone"
+    assert localized(scene["status"]) == "Black to move: the Nipple cannot move, place a stone"
     items = scene["items"]
     assert sum(1 for i in items if i.get("shape") == "polygon" and i.get("id")) == 61
     assert any(i.get("shape") == "circle" and i.get("fill") == "#d42a2a" for i in items)
     pos = play_h4_example(pos)
-    texts = [i["text"] for i in pos.scene()["items"] if i.get("shape") == "text"]
+    texts = [localized(i["text"]) for i in pos.scene()["items"] if i.get("shape") == "text"]
     # The Nipple on f4 touches the white pair g3-g4 but not the black pair g5-h5.
     assert "Black: largest member 0 (members none)" in texts
     assert "White: largest member 2 (members 2)" in texts
     text = pos.text()
     assert "N = the Nipple (on f4)" in text and "a b c d e f g h i" in text
-    assert pos.scene()["status"] == "Black to move"
+    assert localized(pos.scene()["status"]) == "Black to move"
 
 
 def test_text_picture(nipple):

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import nomv
+from nomv.languages import localized
 
 # -- the independent model ---------------------------------------------------------------------
 
@@ -837,13 +838,13 @@ def test_scene_has_every_step_and_the_tiles(nonads):
         ids = {it["id"] for it in scene["items"] if "id" in it}
         for m in pos.legal_moves:
             assert set(m.steps) <= ids
-        assert "to move" in scene["status"]
-        texts = [it.get("text", "") for it in scene["items"]]
+        assert "to move" in localized(scene["status"])
+        texts = [localized(it.get("text", "")) for it in scene["items"]]
         assert any(t.startswith("deck: ") for t in texts)
         cells = [it for it in scene["items"] if it.get("shape") == "rect" and it.get("w") == 1]
         assert len(cells) == 9 * len(pos.state()["slots"])
         pos.play(rng.choice(pos.legal_moves))
-    assert "wins" in pos.scene()["status"] or "Draw" in pos.scene()["status"]
+    assert "wins" in localized(pos.scene()["status"]) or "Draw" in localized(pos.scene()["status"])
 
 
 def test_text_shows_layout_and_players(nonads):

@@ -20,7 +20,7 @@ def played(lua):
 
 def test_save_and_open_give_the_same_position(played, tmp_path):
     path = tmp_path / "g.json"
-    played.record(players=["human", "random"]).save(path)
+    nomv.Record.from_position(played, players=["human", "random"]).save(path)
     text = path.read_text()
     assert '"moves": [\n    "C3",\n    "D2-D4",\n    "E1"\n  ]' in text  # readable, one move a line
     record = nomv.Record.load(path)
@@ -33,7 +33,7 @@ def test_save_and_open_give_the_same_position(played, tmp_path):
 def test_record_of_a_finished_game_has_its_result(lua, tmp_path):
     pos = nomv.Game.load("trinim", runtime=lua).start(options={"layout": "b/../..."})
     pos.play("C1")
-    record = pos.record()
+    record = nomv.Record.from_position(pos)
     assert record.result.startswith("Player 2 wins (2, 3)")  # P1 holds one blue: 2 points, P2 none: 3
     path = tmp_path / "done.json"
     record.save(path)
@@ -97,7 +97,7 @@ def test_unreadable_files(tmp_path):
 
 
 def test_truncated_records_are_refused_at_every_length(played, tmp_path):
-    text = played.record().to_text()
+    text = nomv.Record.from_position(played).to_text()
     for cut in range(0, len(text) - 2, 7):
         path = write(tmp_path, text[:cut], "cut.json")
         with pytest.raises(nomv.RecordError):
@@ -106,11 +106,11 @@ def test_truncated_records_are_refused_at_every_length(played, tmp_path):
 
 def test_save_is_atomic(played, tmp_path):
     path = tmp_path / "g.json"
-    played.record().save(path)
+    nomv.Record.from_position(played).save(path)
     before = path.read_text()
     class Boom(Exception):
         pass
-    record = played.record()
+    record = nomv.Record.from_position(played)
     record.moves = object()  # not serialisable: the write fails half way
     with pytest.raises(TypeError):
         record.save(path)

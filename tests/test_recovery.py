@@ -89,7 +89,7 @@ def test_the_offer_at_start_resumes_the_game_and_stale_temporary_files_go(tmp_pa
     for _ in range(3):
         pos.play(pos.legal_moves[0])
     autosave = tmp_path / "autosave.json"
-    pos.record(players=["random", "random"]).save(autosave)
+    nomv.Record.from_position(pos, players=["random", "random"]).save(autosave)
     stale = tmp_path / ".autosave.json.x1y2"   # a write that a kill interrupted
     stale.write_text('{"format": "nomv-rec')
     os.utime(stale, (time.time() - 3600, time.time() - 3600))

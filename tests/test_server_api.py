@@ -492,7 +492,7 @@ def test_a_desktop_record_continues_online(server):
     pos = nomv.Game.load("trinim").start(options={"layout": LAYOUT}, seed=11)
     for text in ("D4-D2", "C3", "E1"):
         pos.play(text)
-    record = json.loads(pos.record(players=["human", "human"]).to_text())
+    record = json.loads(nomv.Record.from_position(pos, players=["human", "human"]).to_text())
     created = alice.ok("POST", "/api/records", {"record": record, "seats": [alice.name, bob.name]}, 201)
     bob.ok("POST", f"/api/matches/{created['id']}/accept")
     state = bob.match(created["id"])
@@ -506,7 +506,7 @@ def test_a_desktop_record_continues_online(server):
     record.update(script="/etc/passwd", script_sha256="0" * 64, game="passwd")
     r = alice.post("/api/records", {"record": record, "seats": [alice.name, bob.name]})
     assert r.status_code == 422 and "no game named 'passwd'" in r.json()["message"]
-    broken = dict(json.loads(pos.record().to_text()), moves=["D4-D2", "Z9"])
+    broken = dict(json.loads(nomv.Record.from_position(pos).to_text()), moves=["D4-D2", "Z9"])
     r = alice.post("/api/records", {"record": broken, "seats": [alice.name, bob.name]})
     assert r.status_code == 422 and "move 2 ('Z9')" in r.json()["message"]
     r = alice.post("/api/records", {"record": "{not json", "seats": [alice.name, bob.name]})

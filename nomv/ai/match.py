@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator
 from ..errors import NomvError
 from ..limits import Limits
 from ..game import Game
+from ..record import Record
 from ..stats import wilson
 from .agents import make_agent
 
@@ -90,7 +91,7 @@ def play_game(path: str, runtime: str | None, limits: Limits, options: dict[str,
         spent[2] += last.get("iterations", 0)
         pos.play(move)
     outcome = pos.outcome()
-    record = pos.record(players=[specs[a] for a in task.seats])
+    record = Record.from_position(pos, players=[specs[a] for a in task.seats])
     return GameResult(task.number, task.seed, task.seats,
                       None if outcome is None else outcome.ranks,
                       None if outcome is None else outcome.winner, pos.ply,

@@ -33,7 +33,7 @@ CODES: dict[str, tuple[str, str]] = {
     "E070": ("random-move-illegal", "random_move returned a move that is not legal"),
     "W071": ("random-move-misses-moves", "random_move never returned some legal move in a small position"),
     "E080": ("notation-round-trip", "a move's notation does not name that move (duplicate notation, parse disagrees)"),
-    "E090": ("step-not-in-scene", "a step of a legal move names no item of the scene, so it cannot be clicked"),
+    "E090": ("step-not-in-scene", "a step of a legal move names no item of the scene, though it looks like one of the scene's places"),
     "E091": ("bad-scene", "the scene is malformed (unknown shape, missing field, bad colour, size not positive)"),
     "W092": ("scene-outside-bounds", "a scene item lies outside the scene's bounds"),
     "W093": ("duplicate-scene-id", "two scene items have the same id, so a click is ambiguous"),

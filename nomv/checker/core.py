@@ -450,12 +450,17 @@ class _ScriptChecker:
         problems, ids = validate_scene(scene)
         for code, message in problems:
             self.r.add(self.line("scene") or _field_line(self.path, "grid"), code, f"{message} ({here})")
+        # A step that names no scene item gets a button of its own (pass, roll): a mistake only
+        # when it looks like the scene's places (c1 beside a1 and b1: a cell the scene forgot).
+        shapes = {_id_shape(i) for i in ids}
         for m in moves:
-            missing = [s for s in m.steps if s not in ids]
+            missing = [s for s in m.steps if s not in ids and _id_shape(s) in shapes]
             if missing:
+                like = next(i for i in sorted(ids) if _id_shape(i) == _id_shape(missing[0]))
                 self.r.add(self.line("scene", "moves"), "E090",
                            f"the move {m} has the step {missing[0]!r}, but no scene item has that id, "
-                           f"so the GUI cannot click it ({here})")
+                           f"although it looks like the scene's places ({like!r}): the scene seems to "
+                           f"have forgotten it, and the window would show it as a button ({here})")
                 break
         return True
 
@@ -696,3 +701,9 @@ def _field_line(path: str, name: str) -> int | None:
         return Lines(Path(path).read_text(encoding="utf-8")).field(name)
     except OSError:
         return None
+
+
+def _id_shape(step: str) -> str:
+    """An id with each run of digits as 0 and each letter as a: c1 and a10 look alike (a0),
+    pass (aaaa) looks like neither."""
+    return re.sub(r"[A-Za-z]", "a", re.sub(r"\d+", "0", step))

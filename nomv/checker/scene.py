@@ -5,6 +5,8 @@ import math
 import re
 from typing import Any
 
+from ..languages import is_text
+
 COLOUR_NAMES = ("black", "white", "red", "green", "blue", "yellow", "orange", "purple", "grey",
                 "gray", "brown")
 SHAPES = {"polygon": ("points",), "line": ("points",), "circle": ("x", "y", "r"),
@@ -45,8 +47,8 @@ def _item_problem(item: Any) -> str | None:
             return f"({shape}): {key} must be a positive number, got {item[key]!r}"
     if "width" in item and (not _number(item["width"]) or item["width"] < 0):
         return f"({shape}): width must be a number of 0 or more, got {item['width']!r}"
-    if shape == "text" and not isinstance(item["text"], (str, int, float)):
-        return "(text): text must be a string"
+    if shape == "text" and not (is_text(item["text"]) or isinstance(item["text"], (int, float))):
+        return "(text): text must be a string (or a table of languages such as {en = \"Red\", it = \"Rosso\"})"
     for key in ("fill", "stroke", "label_colour"):
         if key in item and not colour_ok(item[key]):
             return (f"({shape}): {key} {item[key]!r} is not a colour; use '#rrggbb', '#rrggbbaa' "
@@ -55,8 +57,8 @@ def _item_problem(item: Any) -> str | None:
         return f"({shape}): id must be a non-empty string, got {item['id']!r}"
     if "layer" in item and not _number(item["layer"]):
         return f"({shape}): layer must be a number"
-    if "label" in item and not isinstance(item["label"], (str, int, float)):
-        return f"({shape}): label must be text"
+    if "label" in item and not (is_text(item["label"]) or isinstance(item["label"], (int, float))):
+        return f"({shape}): label must be text (or a table of languages)"
     if "align" in item and item["align"] not in ("left", "centre", "center", "right"):
         return f"({shape}): align is {item['align']!r}; use left, centre or right"
     return None
@@ -95,8 +97,9 @@ def validate(scene: Any) -> tuple[list[tuple[str, str]], set[str]]:
                 problems.append(("W093", f"two scene items have the id {item['id']!r}; a click on it is ambiguous"))
             ids.add(item["id"])
     status = scene.get("status")
-    if status is not None and not isinstance(status, str):
-        problems.append(("E091", "the scene's status must be text"))
+    if status is not None and not is_text(status):
+        problems.append(("E091", "the scene's status must be text, or a table of languages such as "
+                                 "{en = \"Red to move\", it = \"Tocca al rosso\"}"))
     bounds = scene.get("bounds")
     if bounds is not None:
         if (not isinstance(bounds, list) or len(bounds) != 4 or not all(_number(v) for v in bounds)

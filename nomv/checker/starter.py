@@ -13,9 +13,10 @@ TEMPLATE = r'''-- {title}: a starter game written by `nomv new`.  Change it into
 -- board.  Whoever first makes a line of `k` stones in a row (across, down or diagonally) wins;
 -- a full board without such a line is a draw.
 --
--- Play it:   nomv play {name}
+-- Play it:   nomv play {play}
 -- Check it:  nomv check {path}
--- The whole contract and library: docs/script-api.md; a walk-through: docs/tutorial.md.
+-- The whole contract and library: {api}
+-- A walk-through: {tutorial}
 
 -- Directions of a line: east, north, north-east, south-east (each line is found from one end).
 local LINE_DIRS = {{"e", "n", "ne", "se"}}
@@ -121,5 +122,9 @@ def write_starter(name: str, where: str | None = None) -> Path:
         raise NomvError(f"{path} already exists; choose another name or remove it first")
     path.parent.mkdir(parents=True, exist_ok=True)
     title = name.replace("_", " ").replace("-", " ").capitalize()
-    path.write_text(TEMPLATE.format(name=name, title=title, path=path), encoding="utf-8")
+    # Found by name in the games folder; elsewhere by its path.
+    play = name if where is None else str(path)
+    path.write_text(TEMPLATE.format(name=name, title=title, path=path, play=play,
+                                    api=catalog.doc("script-api.md"), tutorial=catalog.doc("tutorial.md")),
+                    encoding="utf-8")
     return path

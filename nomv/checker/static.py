@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from ..errors import OptionError, ScriptError
+from ..languages import is_text
 from ..options import OptionSet, OptionSpec, PlayerSpec, TYPES
 from ..schema import (FIELD_TYPES, FIELDS, FORBIDDEN, FORBIDDEN_MEMBERS as MEMBERS,
                       OPTION_FIELDS, PLAYERS_FIELDS, REQUIRED_HOOKS)
@@ -157,6 +158,9 @@ def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -
         if f in FIELD_TYPES and t not in FIELD_TYPES[f]:
             want = " or a ".join(FIELD_TYPES[f])
             report.add(lines.field(f), "E011", f"{f} must be a {want}, not a {t}")
+    if types.get("title") == "table" and not is_text(desc.get("title")):
+        report.add(lines.field("title"), "E011", 'title must be a string, or a table of languages such as '
+                   '{en = "Lines", it = "Linee"}')
     if types.get("view") == "function" and "determinize" not in types:
         report.add(lines.field("view"), "W057",
                    "the game hides information (view) but has no determinize(view, player, rng): "
@@ -180,6 +184,10 @@ def _check_players(report: ScriptReport, raw: Any, line: int | None) -> None:
         for key in raw:
             if key not in PLAYERS_FIELDS:
                 report.add(line, "E032", f"players has an unknown field '{key}'{suggest(key, PLAYERS_FIELDS)}")
+        for k, name in enumerate(spec.name_texts, start=1):
+            if not is_text(name):
+                report.add(line, "E032", f"players.names[{k}] must be a string, or a table of languages such as "
+                           '{en = "Red", it = "Rosso"}')
         if spec.names and len(spec.names) < spec.max:
             report.add(line, "E032", f"players.names lists {len(spec.names)} names for up to {spec.max} players")
         for c in spec.colours:

@@ -16,6 +16,8 @@ import struct
 from pathlib import Path
 from typing import Any
 
+from ..languages import localized as _localized
+
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "nomv"
 
@@ -138,14 +140,6 @@ def _(message: str) -> str:
 
 
 def localized(value: Any, fallback: str = "") -> str:
-    """A script's text that may be a table of languages: {en = "...", it = "..."}."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and value:
-        for key in (language, "en"):
-            if isinstance(value.get(key), str):
-                return value[key]
-        for key in sorted(value):
-            if isinstance(value[key], str):
-                return value[key]
-    return fallback
+    """A script's text that may be a table of languages (``{en = "...", it = "..."}``), in the
+    window's language (see nomv/languages.py)."""
+    return _localized(value, language, fallback)

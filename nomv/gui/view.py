@@ -2,9 +2,10 @@
 
 A scene is a dict ``{"items": [...], "bounds": [x0, y0, x1, y1]?, "status": ...}`` in board
 units (y down).  :class:`SceneView` fits the scene into a rectangle of the window keeping its
-aspect, draws the items by layer (cached: the scene is drawn once per position and size), draws
-highlights, the selection and the hovered item above it, and finds the topmost clickable item
-under a pixel.  Nothing here knows about any particular game.
+aspect, draws the items by layer (cached: the scene is drawn once per position and size) with
+the last move's places marked under the pieces, draws the highlights of what may be clicked,
+the selection and the hovered item above it, and finds the topmost clickable item under a pixel.
+What to mark comes from nomv/boardmarks.py; nothing here knows about any particular game.
 """
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from typing import Any, Iterable, Sequence
 
 import pygame
 
+from ..boardmarks import EdgeLabel, Mark, board_items
+from .i18n import localized
+from .theme import MIN_TEXT, font
+
 NAMED = {
     "black": (0, 0, 0), "white": (255, 255, 255), "red": (210, 40, 40), "green": (40, 150, 60),
     "blue": (50, 90, 210), "yellow": (235, 200, 40), "orange": (240, 140, 30),
@@ -21,8 +26,13 @@ NAMED = {
     "brown": (130, 85, 40), "none": None, "transparent": None,
 }
 
-HIGHLIGHT = (255, 190, 0)      # next steps
-SELECTED = (40, 110, 230)      # steps clicked so far
+# What may be clicked next, what was clicked, and the last move, each in a style that shows on
+# any fill: a bright line between two dark ones (or a dark line between two light ones), thick
+# enough to stand out from the thin strokes that cells have of their own.
+HIGHLIGHT = (255, 200, 0)      # next steps: gold between black
+SELECTED = (30, 100, 235)      # steps clicked so far: blue between white
+READY = (30, 170, 70)          # the steps so far make a move: green between white
+LAST_MOVE = (70, 150, 255)     # the last move's places: a tint and a blue rim
 HOVER_OK = (20, 20, 20)
 HOVER_BAD = (200, 40, 40)
 TEXT = (40, 40, 40)
@@ -65,48 +75,6 @@ def contrast(fill: tuple | None) -> tuple:
     return (20, 20, 20, 255) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (250, 250, 250, 255)
 
 
-_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-_font_files: dict[bool, str | None] = {}
-# pygame's built-in font (FreeSans Bold) is drawn at about 0.69 of the size asked
-_DEFAULT_FONT_FACTOR = 1 / 0.6875
-
-
-def _font_file(bold: bool) -> str | None:
-    """A system sans-serif (DejaVu Sans and the like) when one is installed, else None: the
-    font built into pygame (which is bold only)."""
-    if bold not in _font_files:
-        found = None
-        for name in ("dejavusans", "notosans", "liberationsans", "freesans", "arial", "helvetica"):
-            try:
-                found = pygame.font.match_font(name, bold=bold)
-            except Exception:  # fc-list missing or failing: use the default
-                found = None
-            if found:
-                break
-        _font_files[bold] = found
-    return _font_files[bold]
-
-
-def font(px: float, bold: bool = False) -> pygame.font.Font:
-    """A font whose em is about px pixels."""
-    path = _font_file(bold)
-    if path is None:
-        px *= _DEFAULT_FONT_FACTOR
-    size = max(6, min(400, int(round(px))))
-    key = (size, bold)
-    f = _fonts.get(key)
-    if f is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        try:
-            f = pygame.font.Font(path, size)
-        except (OSError, pygame.error):
-            _font_files[bold] = None
-            f = pygame.font.Font(None, int(size * _DEFAULT_FONT_FACTOR))
-        _fonts[key] = f
-    return f
-
-
 def _text_width_units(text: str, size: float, bold: bool) -> float:
     """The width of a scene text in board units (measured with the real font)."""
     f = font(100, bold)
@@ -138,6 +106,8 @@ class Shape:
     w: float = 0.0            # rect size, or text extent
     h: float = 0.0
     r: float = 0.0
+    text: str = ""            # a text item's words, in the player's language
+    side: bool = False        # stands beside the board, drawn at the side's own scale
 
     @property
     def id(self) -> str | None:
@@ -228,13 +198,13 @@ def build_shapes(items: Iterable[dict]) -> list[Shape]:
                 h = abs(_num(item, "h", w))
                 shapes.append(Shape(item, "rect", layer, order, [], _num(item, "x"), _num(item, "y"), w, h))
             elif kind == "text":
-                text = str(item.get("text", item.get("label", "")))
+                text = localized(item.get("text", item.get("label", "")))
                 size = _num(item, "size", 0.5)
                 w = _text_width_units(text, size, bool(item.get("bold")))
                 x = _num(item, "x")
                 align = item.get("align", "centre")
                 cx = x + w / 2 if align == "left" else x - w / 2 if align == "right" else x
-                shapes.append(Shape(item, "text", layer, order, [], cx, _num(item, "y"), w, size * 1.1))
+                shapes.append(Shape(item, "text", layer, order, [], cx, _num(item, "y"), w, size * 1.1, text=text))
         except (TypeError, ValueError, IndexError):
             continue
     shapes.sort(key=lambda s: (s.layer, s.order))
@@ -259,27 +229,143 @@ def scene_bounds(scene: dict, shapes: list[Shape]) -> tuple[float, float, float,
 
 
 class SceneView:
-    """A scene fitted into a pixel rectangle."""
+    """A scene fitted into a pixel rectangle.  ``edge`` labels (file letters and rank numbers
+    around the board, when the coordinates are shown) are fitted in with it.
 
-    def __init__(self, scene: dict, rect: pygame.Rect | Sequence[int], margin: float = 0.03):
+    Items that stand beside the board (a score table, the hands; see boardmarks.board_items) may
+    get a scale of their own and a place beside or below the board, when that gives the board
+    clearly more room or keeps their texts readable: a small table far from a large board
+    would otherwise make the board small, or the table's text too small to read."""
+
+    #: The split layout is used only when it makes the board this much larger (or the side's
+    #: texts readable): a script's own arrangement is kept otherwise.
+    GAIN = 1.15
+
+    def __init__(self, scene: dict, rect: pygame.Rect | Sequence[int], margin: float = 0.03,
+                 edge: Sequence[EdgeLabel] | None = None):
         self.scene = scene
         self.rect = pygame.Rect(rect)
         self.shapes = build_shapes(scene.get("items") or [])
+        self.edge = list(edge or ())
+        self.arrangement = "scene"   # or where the side items went: right, left, below, above
         x0, y0, x1, y1 = scene_bounds(scene, self.shapes)
+        if self.edge:
+            x0, y0, x1, y1 = self._with_edge((x0, y0, x1, y1))
         bw, bh = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
-        pad = margin * min(self.rect.w, self.rect.h)
-        aw, ah = max(self.rect.w - 2 * pad, 10), max(self.rect.h - 2 * pad, 10)
+        self.pad = margin * min(self.rect.w, self.rect.h)
+        aw, ah = max(self.rect.w - 2 * self.pad, 10), max(self.rect.h - 2 * self.pad, 10)
         self.scale = min(aw / bw, ah / bh)
         self.ox = self.rect.x + (self.rect.w - bw * self.scale) / 2 - x0 * self.scale
         self.oy = self.rect.y + (self.rect.h - bh * self.scale) / 2 - y0 * self.scale
+        self.side_scale, self.side_ox, self.side_oy = self.scale, self.ox, self.oy
+        self._side_view: SceneView | None = None
+        self._split(aw, ah)
         self.by_id: dict[str, Shape] = {}
+        self.place: dict[str, Shape] = {}   # each id's lowest item: the cell under a piece
         for s in self.shapes:
             if s.id is not None:
                 self.by_id[s.id] = s  # the topmost item with an id
+                if s.kind != "text":
+                    self.place.setdefault(s.id, s)
         self._base: pygame.Surface | None = None
         self._base_key: Any = None
+        self._top: pygame.Surface | None = None
+        self._top_key: Any = None
+        self.texts_drawn: list[tuple[str, float]] = []   # (text, em in pixels) of the scene's texts
         self._overlay: pygame.Surface | None = None
         self._overlay_key: Any = None
+
+    def _with_edge(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        reach = self._edge_reach()
+        x0, y0, x1, y1 = box
+        return (min([x0] + [e.x - reach for e in self.edge]), min([y0] + [e.y - reach for e in self.edge]),
+                max([x1] + [e.x + reach for e in self.edge]), max([y1] + [e.y + reach for e in self.edge]))
+
+    def _split(self, aw: float, ah: float) -> None:
+        """Gives the side items their own scale and place when that is clearly better."""
+        flags = board_items([s.item for s in sorted(self.shapes, key=lambda s: s.order)])
+        on_board = {s.order: f for s, f in zip(sorted(self.shapes, key=lambda s: s.order), flags)}
+        for s in self.shapes:
+            s.side = not on_board.get(s.order, True)
+        board = [s for s in self.shapes if not s.side]
+        side = [s for s in self.shapes if s.side]
+        if not board or not side:
+            for s in self.shapes:
+                s.side = False
+            return
+        B = _union(b.bbox() for b in board)
+        if self.edge:
+            B = self._with_edge(B)
+        S = _union(b.bbox() for b in side)
+        bw, bh, sw, sh = B[2] - B[0], B[3] - B[1], S[2] - S[0], S[3] - S[1]
+        sizes = [_num(t.item, "size", 0.5) for t in side if t.kind == "text"]
+        # the side's smallest text at MIN_TEXT + 1 pixels, its largest at no more than 20
+        readable = (MIN_TEXT + 1) / (FONT_SCALE * min(sizes)) if sizes else 0.0
+        comfortable = max(readable, 20 / (FONT_SCALE * max(sizes))) if sizes else math.inf
+        if S[0] >= B[2] - 1e-6:
+            where = "right"
+        elif S[2] <= B[0] + 1e-6:
+            where = "left"
+        elif S[1] >= B[3] - 1e-6:
+            where = "below"
+        elif S[3] <= B[1] + 1e-6:
+            where = "above"
+        else:
+            for s in self.shapes:   # tangled with the board: the script's own layout
+                s.side = False
+            return
+        gap = max(12.0, 0.03 * min(self.rect.w, self.rect.h))
+        best = None
+        for option in dict.fromkeys([where, "below" if where in ("right", "left") else "right"]):
+            scale = _largest_scale(option, bw, bh, sw, sh, readable, comfortable, aw, ah, gap)
+            if scale > 0 and (best is None or scale > best[0] * 1.02):
+                best = (scale, option)
+        if best is None:
+            for s in self.shapes:
+                s.side = False
+            return
+        scale, option = best
+        unreadable = bool(sizes) and self.scale < readable
+        if scale < self.GAIN * self.scale and not (unreadable and scale >= 0.9 * self.scale):
+            for s in self.shapes:
+                s.side = False
+            return
+        side_scale = min(max(scale, readable), comfortable)
+        if option in ("right", "left") and bw * scale + gap + sw * side_scale > aw + 0.5:
+            side_scale = scale
+        if option in ("below", "above") and bh * scale + gap + sh * side_scale > ah + 0.5:
+            side_scale = scale
+        self.arrangement = option
+        bpw, bph, spw, sph = bw * scale, bh * scale, sw * side_scale, sh * side_scale
+        cx, cy = self.rect.centerx, self.rect.centery
+        if option in ("right", "left"):
+            total = bpw + gap + spw
+            left = cx - total / 2
+            bx, sx = (left, left + bpw + gap) if option == "right" else (left + spw + gap, left)
+            by, sy = cy - bph / 2, cy - sph / 2
+        else:
+            total = bph + gap + sph
+            top = cy - total / 2
+            by, sy = (top, top + bph + gap) if option == "below" else (top + sph + gap, top)
+            bx, sx = cx - bpw / 2, cx - spw / 2
+        self.scale, self.ox, self.oy = scale, bx - B[0] * scale, by - B[1] * scale
+        self.side_scale = side_scale
+        self.side_ox, self.side_oy = sx - S[0] * side_scale, sy - S[1] * side_scale
+
+    def _for(self, s: Shape) -> "SceneView":
+        """The view that draws shape s: this one, or the same with the side items' scale."""
+        if not s.side:
+            return self
+        if self._side_view is None:
+            v = _Framed(self, self.side_ox, self.side_oy, self.side_scale)
+            self._side_view = v
+        return self._side_view
+
+    def _edge_reach(self) -> float:
+        """How far (board units) an edge label reaches from its centre."""
+        xs = sorted({round(e.x, 6) for e in self.edge})
+        gaps = [b - a for a, b in zip(xs, xs[1:]) if b - a > 1e-6]
+        return 0.45 * (min(gaps) if gaps else 1.0)
 
     # -- geometry -----------------------------------------------------------------------------
 
@@ -294,11 +380,12 @@ class SceneView:
         an item whose id is wanted wins over unwanted ones lying above it."""
         if not self.rect.collidepoint(px, py):
             return None
-        x, y = self.to_board(px, py)
-        tol = 4 / self.scale
+        board = self.to_board(px, py) + (4 / self.scale,)
+        beside = ((px - self.side_ox) / self.side_scale, (py - self.side_oy) / self.side_scale, 4 / self.side_scale)
         first = None
         for s in reversed(self.shapes):
             sid = s.id
+            x, y, tol = beside if s.side else board
             if sid is not None and s.contains(x, y, tol):
                 if wanted is None or sid in wanted:
                     return sid
@@ -309,8 +396,16 @@ class SceneView:
     def centre_px(self, sid: str) -> tuple[int, int]:
         """The pixel at the drawn centre of the (topmost) item with this id."""
         s = self.by_id[sid]
-        px, py = self.to_px(s.cx, s.cy)
+        px, py = self._for(s).to_px(s.cx, s.cy)
         return int(round(px)), int(round(py))
+
+    def box_px(self, sid: str) -> pygame.Rect:
+        """The pixel rectangle around the place of an id."""
+        s = self.place.get(sid) or self.by_id[sid]
+        x0, y0, x1, y1 = s.bbox()
+        v = self._for(s)
+        (a, b), (c, d) = v.to_px(x0, y0), v.to_px(x1, y1)
+        return pygame.Rect(int(a), int(b), max(1, int(c - a)), max(1, int(d - b)))
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -353,8 +448,7 @@ class SceneView:
             if stroke is not None:
                 pygame.draw.aacircle(surf, stroke, c, r, max(1, width))
         elif s.kind == "rect":
-            x, y = self.to_px(s.cx - s.w / 2, s.cy - s.h / 2)
-            rect = pygame.Rect(round(x), round(y), max(1, round(s.w * self.scale)), max(1, round(s.h * self.scale)))
+            rect = self._rect_px(s)
             if fill is not None:
                 pygame.draw.rect(surf, fill, rect)
             if stroke is not None:
@@ -367,6 +461,12 @@ class SceneView:
                     pygame.draw.aalines(surf, line, False, pts)
                 else:
                     pygame.draw.lines(surf, line, False, pts, width)
+
+    def _rect_px(self, s: Shape, inset: float = 0.0) -> pygame.Rect:
+        x, y = self.to_px(s.cx - s.w / 2, s.cy - s.h / 2)
+        w, h = s.w * self.scale, s.h * self.scale
+        return pygame.Rect(round(x + inset), round(y + inset), max(1, round(w - 2 * inset)),
+                           max(1, round(h - 2 * inset)))
 
     def _label_px(self, s: Shape, text: str, bold: bool = True) -> float:
         """A label's size: large for one character, never wider than its item."""
@@ -399,37 +499,90 @@ class SceneView:
         if s.kind == "text":
             col = colour(item.get("fill") or item.get("colour") or item.get("color"), (*TEXT, 255)) or (*TEXT, 255)
             x, y = self.to_px(_num(item, "x"), _num(item, "y"))
-            self._text(surf, str(item.get("text", "")), _num(item, "size", 0.5) * self.scale, x, y, col,
-                       bool(item.get("bold")), item.get("align", "centre"))
+            # a scene's text stays readable on a small board (it may then reach past its place)
+            px = max(_num(item, "size", 0.5) * self.scale, MIN_TEXT / FONT_SCALE)
+            self._text(surf, s.text, px, x, y, col, bool(item.get("bold")), item.get("align", "centre"))
+            self.texts_drawn.append((s.text, px * FONT_SCALE))
             return
         fill = colour(item.get("fill"))
         stroke = colour(item.get("stroke"))
         self._draw_shape(surf, s, fill, stroke, self._stroke_px(item))
-        label = item.get("label")
-        if label not in (None, ""):
+        label = localized(item.get("label"))
+        if label:
             lc = colour(item.get("label_colour") or item.get("label_color")) or contrast(fill)
             x, y = self.to_px(s.cx, s.cy)
-            self._text(surf, str(label), self._label_px(s, str(label)), x, y, lc, True)
+            self._text(surf, label, self._label_px(s, label), x, y, lc, True)
 
-    def base(self, background, coordinates: bool = False) -> pygame.Surface:
-        """The scene drawn once (cached): background, every item by layer, coordinates."""
-        key = (tuple(background), coordinates)
+    def base(self, background, coordinates: bool = False, marks: Sequence[Mark] = ()) -> pygame.Surface:
+        """The scene's shapes drawn once (cached): background, every item but the texts by layer,
+        with the last move's marks just above the layer of their place (under the pieces); a
+        mark whose place is gone from the scene (a taken block) above everything."""
+        key = (tuple(background), tuple((m.kind, id(m.item)) for m in marks))
         if self._base is None or self._base_key != key:
             surf = pygame.Surface(self.rect.size)
             surf.fill(background)
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
+            shapes = [(shape, shape.item is m.item) for m in marks if (shape := self._mark_shape(m)) is not None]
+            pending = sorted(((shape.layer if here else math.inf, k, shape)
+                              for k, (shape, here) in enumerate(shapes)), key=lambda t: (t[0], t[1]))
             for s in self.shapes:
+                if s.kind == "text":
+                    continue
+                while pending and pending[0][0] < s.layer:
+                    shifted._draw_last_move(surf, pending.pop(0)[2])
                 try:
-                    shifted.draw_item(surf, s)
+                    shifted._for(s).draw_item(surf, s)
                 except (TypeError, ValueError, pygame.error):
                     continue
-            if coordinates:
-                shifted.draw_coordinates(surf)
+            for _layer, _k, shape in pending:
+                shifted._draw_last_move(surf, shape)
             self._base, self._base_key = surf, key
         return self._base
 
+    def top(self, coordinates: bool = False) -> pygame.Surface:
+        """The scene's texts and the coordinates (cached), drawn over the highlights so that no
+        ring hides a number written in the corner of a cell."""
+        if self._top is None or self._top_key != coordinates:
+            surf = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            self.texts_drawn = []
+            shifted = _Shifted(self, -self.rect.x, -self.rect.y)
+            shifted.texts_drawn = self.texts_drawn
+            for s in self.shapes:
+                if s.kind == "text":
+                    try:
+                        shifted._for(s).draw_item(surf, s)
+                    except (TypeError, ValueError, pygame.error):
+                        continue
+            if coordinates:
+                shifted.draw_coordinates(surf)
+            self._top, self._top_key = surf, coordinates
+        return self._top
+
+    def _mark_shape(self, mark: Mark) -> Shape | None:
+        if mark.id is not None and mark.id in self.place and self.place[mark.id].item is mark.item:
+            return self.place[mark.id]
+        shapes = build_shapes([dict(mark.item)])   # a place from the scene before the move
+        return shapes[0] if shapes and shapes[0].kind != "text" else None
+
+    def _draw_last_move(self, surf: pygame.Surface, s: Shape) -> None:
+        """A place of the last move: tinted, with a rim."""
+        try:
+            self._draw_shape(surf, s, (*LAST_MOVE, 95), None, 0)
+            self._ring(surf, s, (*LAST_MOVE, 255), None, max(2, min(5, int(self.scale * 0.04))))
+        except (TypeError, ValueError, pygame.error):
+            pass
+
     def draw_coordinates(self, surf: pygame.Surface) -> None:
-        """Each clickable cell's id, small, at the bottom of its cell."""
+        """The file letters and rank numbers around the board when the view has them; else
+        each clickable cell's id, small, at the bottom of its cell."""
+        if self.edge:
+            gaps = sorted({round(e.x, 6) for e in self.edge})
+            step = min([b - a for a, b in zip(gaps, gaps[1:]) if b - a > 1e-6] or [1.0])
+            px = max(MIN_TEXT + 1.0, min(18.0, step * self.scale * 0.4)) / FONT_SCALE
+            for e in self.edge:
+                x, y = self.to_px(e.x, e.y)
+                self._text(surf, e.text, px, x, y, (90, 80, 65, 255), True)
+            return
         seen = set()
         for s in self.shapes:
             sid = s.id
@@ -438,59 +591,76 @@ class SceneView:
             seen.add(sid)
             x0, y0, x1, y1 = s.bbox()
             size = min(x1 - x0, y1 - y0)
-            px = max(9.0, size * 0.2 * self.scale)
-            x, y = self.to_px(s.cx, y1 - size * 0.15)
+            v = self._for(s)
+            px = max(float(MIN_TEXT - 2), size * 0.2 * v.scale)
+            x, y = v.to_px(s.cx, y1 - size * 0.15)
             fill = colour(s.item.get("fill"))
             col = contrast(fill if fill is None or fill[3] > 100 else None)
-            self._text(surf, sid, px / FONT_SCALE * 1.0, x, y, (*col[:3], 200))
+            self._text(surf, sid, px / FONT_SCALE, x, y, (*col[:3], 220))
 
-    def overlay(self, highlights: Iterable[str], selected: Sequence[str]) -> pygame.Surface:
-        """Highlights of the next steps and the selection (cached while they stay the same)."""
-        key = (frozenset(highlights), tuple(selected))
+    def overlay(self, highlights: Iterable[str], selected: Sequence[str], ready: bool = False) -> pygame.Surface:
+        """Highlights of the next steps and the selection (cached while they stay the same).
+        ``ready``: the selection already makes a move (drawn green)."""
+        key = (frozenset(highlights), tuple(selected), ready)
         if self._overlay is None or self._overlay_key != key:
             surf = pygame.Surface(self.rect.size, pygame.SRCALPHA)
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
-            thick = max(2, int(self.scale * 0.04))
+            thick = max(3, min(6, int(self.scale * 0.05)))
             for sid in key[0]:
-                s = self.by_id.get(sid)
-                if s is not None and s.kind != "text":
-                    shifted._mark(surf, s, HIGHLIGHT, thick, 45)
+                s = self.place.get(sid)
+                if s is not None:
+                    core = _unlike(HIGHLIGHT, colour(s.item.get("fill")), (255, 255, 255))
+                    shifted._for(s)._ring(surf, s, (*core, 255), (20, 20, 20, 255), thick)
             for sid in key[1]:
-                s = self.by_id.get(sid)
-                if s is not None and s.kind != "text":
-                    shifted._mark(surf, s, SELECTED, thick + 1, 110)
+                s = self.place.get(sid)
+                if s is not None:
+                    core = _unlike(READY if ready else SELECTED, colour(s.item.get("fill")), (15, 30, 90))
+                    shifted._for(s)._ring(surf, s, (*core, 255), (255, 255, 255, 255), thick + 1)
             self._overlay, self._overlay_key = surf, key
         return self._overlay
 
-    def _mark(self, surf, s: Shape, rgb, thick: int, alpha: int) -> None:
-        # Outlines only: a fill over the cell would tint the piece on it, and piece colours are
-        # what tell players (and Trinim's or Nibble's colours) apart.  A darker halo under the
-        # line keeps it visible on light and dark cells alike; alpha sets the halo's strength.
-        self._outline(surf, s, (0, 0, 0, min(255, alpha + 60)), thick + 2)
-        self._outline(surf, s, (*rgb, 255), thick)
+    def _ring(self, surf, s: Shape, core, edge, thick: int) -> None:
+        """A line of ``thick`` pixels along the inside of a shape's outline, between two lines of
+        ``edge`` (when given): visible on any fill, and never over the neighbouring cells."""
+        outer = thick + (4 if edge is not None else 0)
+        if edge is not None:
+            self._outline(surf, s, edge, outer, 0)
+        self._outline(surf, s, core, thick, (outer - thick) / 2)
 
-    def _outline(self, surf, s: Shape, col, thick: int) -> None:
+    def _outline(self, surf, s: Shape, col, thick: int, inset: float = 0.0) -> None:
+        """An outline of ``thick`` pixels drawn inside the shape, ``inset`` pixels from its edge."""
         if s.kind == "polygon":
-            pygame.draw.polygon(surf, col, self._pts_px(s), thick)
+            cx, cy = self.to_px(s.cx, s.cy)
+            pts = []
+            for x, y in self._pts_px(s):
+                d = math.hypot(x - cx, y - cy)
+                k = max(0.0, 1 - (inset + thick / 2) / d) if d > 0 else 0.0
+                pts.append((cx + (x - cx) * k, cy + (y - cy) * k))
+            pygame.draw.lines(surf, col, True, pts, thick)
+            for p in pts:  # round the joints, which pygame leaves notched
+                pygame.draw.circle(surf, col, p, max(1, thick / 2 - 0.5))
         elif s.kind == "circle":
-            pygame.draw.circle(surf, col, self.to_px(s.cx, s.cy), max(2, s.r * self.scale), thick)
+            r = max(2.0, s.r * self.scale - inset)
+            pygame.draw.circle(surf, col, self.to_px(s.cx, s.cy), r, min(thick, int(r)))
         elif s.kind == "rect":
-            x, y = self.to_px(s.cx - s.w / 2, s.cy - s.h / 2)
-            pygame.draw.rect(surf, col, pygame.Rect(round(x), round(y), round(s.w * self.scale),
-                                                   round(s.h * self.scale)), thick)
+            pygame.draw.rect(surf, col, self._rect_px(s, inset), thick)
         elif s.kind == "line":
             pygame.draw.lines(surf, col, False, self._pts_px(s), thick + 2)
 
     def draw(self, surf: pygame.Surface, background, highlights: Iterable[str] = (),
              selected: Sequence[str] = (), hover: str | None = None, hover_ok: bool = True,
-             coordinates: bool = False) -> None:
-        surf.blit(self.base(background, coordinates), self.rect.topleft)
+             coordinates: bool = False, marks: Sequence[Mark] = (), ready: bool = False) -> None:
+        surf.blit(self.base(background, coordinates, marks), self.rect.topleft)
         highlights = set(highlights)
         if highlights or selected:
-            surf.blit(self.overlay(highlights, selected), self.rect.topleft)
+            surf.blit(self.overlay(highlights, selected, ready), self.rect.topleft)
         if hover is not None and hover in self.by_id:
-            s = self.by_id[hover]
-            self._outline(surf, s, HOVER_OK if hover_ok else HOVER_BAD, max(2, int(self.scale * 0.05)))
+            s = self.place.get(hover) or self.by_id[hover]
+            v = self._for(s)
+            if hover_ok and s.kind != "line":   # lightened under the pointer: shows on any fill
+                v._draw_shape(surf, s, (255, 255, 255, 90), None, 0)
+            v._outline(surf, s, HOVER_OK if hover_ok else HOVER_BAD, max(2, int(v.scale * 0.04)))
+        surf.blit(self.top(coordinates), self.rect.topleft)
 
 
 class _Shifted(SceneView):
@@ -500,6 +670,57 @@ class _Shifted(SceneView):
         self.__dict__.update(view.__dict__)
         self.ox = view.ox + dx
         self.oy = view.oy + dy
+        self.side_ox = view.side_ox + dx
+        self.side_oy = view.side_oy + dy
+        self._side_view = None
+
+
+class _Framed(SceneView):
+    """The same view at the side items' scale and origin."""
+
+    def __init__(self, view: SceneView, ox: float, oy: float, scale: float):  # noqa: super not called on purpose
+        self.__dict__.update(view.__dict__)
+        self.ox, self.oy, self.scale = ox, oy, scale
+        self._side_view = self
+
+    def _for(self, s: Shape) -> SceneView:
+        return self
+
+
+def _union(boxes: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    boxes = list(boxes)
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _largest_scale(option: str, bw: float, bh: float, sw: float, sh: float, readable: float,
+                   comfortable: float, aw: float, ah: float, gap: float) -> float:
+    """The largest scale of the board with the side items ``option`` of it (right, left, below,
+    above) at that scale kept between ``readable`` and ``comfortable``, within aw x ah pixels
+    (0 if none)."""
+    def fits(scale: float, side: float) -> bool:
+        if option in ("right", "left"):
+            return bw * scale + gap + sw * side <= aw and bh * scale <= ah and sh * side <= ah
+        return bh * scale + gap + sh * side <= ah and bw * scale <= aw and sw * side <= aw
+
+    for side_of in (lambda k: min(max(k, readable), comfortable), lambda k: k):   # readable if it can be
+        lo, hi = 0.0, min(aw / max(bw, 1e-9), ah / max(bh, 1e-9))
+        if not fits(lo + 1e-9, side_of(1e-9)):
+            continue
+        for _i in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if fits(mid, side_of(mid)) else (lo, mid)
+        if lo > 0:
+            return lo
+    return 0.0
+
+
+def _unlike(rgb: tuple, fill: tuple | None, instead: tuple) -> tuple:
+    """rgb, or ``instead`` when the fill under it is of a like colour (gold on a yellow or an
+    orange block would not show)."""
+    if fill is None or fill[3] < 128:
+        return rgb
+    distance = math.sqrt(sum((a - b) ** 2 for a, b in zip(rgb, fill[:3])))
+    return instead if distance < 130 else rgb
 
 
 def _multiply_alpha(surf: pygame.Surface, alpha: int) -> None:
