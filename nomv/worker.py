@@ -114,8 +114,16 @@ def _serve(conn: Any) -> None:
     ``("call", key, (request, args), freed)`` and ``("batch", key, calls, freed)``; each gets
     ``(status, value, cpu_time)``, after any number of ``("beat", ...)`` (a long loop makes
     progress) and ``("doing", request, ...)`` (the request of a batch that runs now)."""
+    def send(message: tuple[Any, ...]) -> None:
+        try:
+            conn.send(message)
+        except OSError:
+            # The parent closed the pipe (it stopped this game, or it ended): nothing is waiting
+            # for the answer, and nobody must see a traceback.
+            os._exit(0)
+
     def beat() -> None:
-        conn.send(("beat", None, time.process_time()))
+        send(("beat", None, time.process_time()))
 
     runtimes: dict[str, HostRuntime] = {}
     states: dict[int, tuple[str, Any]] = {}   # handle -> (script key, Lua table)
@@ -156,7 +164,7 @@ def _serve(conn: Any) -> None:
                 reply: tuple[str, Any] = ("ok", loaded.description)
             except ScriptError as exc:
                 reply = ("error", _error_fields(exc))
-            conn.send(reply + (time.process_time(),))
+            send(reply + (time.process_time(),))
             continue
         if kind == "unload":
             runtimes.pop(key, None)
@@ -172,7 +180,7 @@ def _serve(conn: Any) -> None:
                 raise ScriptError("the script is not loaded in this worker", hook="load")
             if kind == "batch":
                 calls = [(call[0], tuple(here(key, a) for a in call[1]), *call[2:]) for call in payload]
-                replies = runtime.run(calls, before=lambda name: conn.send(("doing", name, 0.0)))
+                replies = runtime.run(calls, before=lambda name: send(("doing", name, 0.0)))
                 value: Any = [(r.status, _error_fields(r.value) if r.status == "error"
                                else keep(key, runtime, r.value)) for r in replies]
             else:
@@ -184,7 +192,7 @@ def _serve(conn: Any) -> None:
         except Exception as exc:  # a bug on our side: report it rather than die silently
             reply = ("error", _error_fields(ScriptError(
                 f"internal error in the worker: {type(exc).__name__}: {exc}")))
-        conn.send(reply + (time.process_time(),))
+        send(reply + (time.process_time(),))
 
 
 def _exit_with_parent() -> None:
@@ -368,9 +376,23 @@ class WorkerProcess:
         self._cpu = 0.0  # a new process: its first beat gives its CPU time
 
     def close(self) -> None:
-        """Stops the process (a later request starts a new one)."""
-        with self._lock:
-            self._close()
+        """Stops the process at once, whatever it is doing (a later request starts a new one).
+        A request under way in another thread (a search, a hanging script) ends with an error
+        there."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._close()
+            finally:
+                self._lock.release()
+            return
+        # Busy: kill it rather than wait for it.  The thread waiting for its answer sees it die,
+        # reports that, and cleans up (closing its pipes).
+        process = self._process
+        if process is not None:
+            try:
+                process.kill()
+            except OSError:
+                pass
 
     def _close(self) -> None:
         process = self._process

@@ -255,3 +255,31 @@ def test_the_command_line_sets_the_limits(tmp_path, capsys):
     assert "took longer than 0.3 seconds" in err and "(in perft)" in err
     assert main(["perft", str(path), "--depth", "1", "--time-limit", "soon"]) == 2
     assert "'soon' is not a number" in capsys.readouterr().err
+
+
+def test_closing_a_game_stops_a_request_under_way_at_once():
+    # A thread waits for a hook that never returns (no time limit); closing the game (the window
+    # closing while the computer thinks) kills the worker instead of waiting for it.
+    import threading
+    import time
+    g = nomv.Game(variant(text="function(s) local i = 0 while true do i = i + 1 end end"),
+                  "mine.lua", "jit", limits=Limits(time=0))
+    pos = g.start(seed=1)
+    outcome = []
+
+    def wait_for_text():
+        try:
+            pos.text()
+        except ScriptError as exc:
+            outcome.append(exc)
+    thread = threading.Thread(target=wait_for_text)
+    thread.start()
+    time.sleep(0.3)
+    pid = g.engine.process_id
+    started = time.monotonic()
+    g.close()
+    thread.join(5)
+    assert not thread.is_alive() and time.monotonic() - started < 2
+    assert outcome and "worker process" in outcome[0].message
+    _wait_until_dead(pid)
+    assert g.start(seed=2).perft(1) == 9          # and the game goes on in a new worker

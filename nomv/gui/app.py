@@ -17,7 +17,6 @@ import pygame
 from ..game import Game, Position
 from ..record import Record
 from . import i18n
-from .computer import end_worker_processes
 from .i18n import _
 from .labels import count_moves, game_title
 from .painter import Painter, Ui
@@ -193,10 +192,7 @@ class App:
     def run(self) -> None:
         while self.step():
             self.clock.tick(60)
-        thinking = self.table.computer.thinking
         self.close()
-        if thinking:
-            end_worker_processes()
 
     def close(self) -> None:
         """Closes the window at once; the computer's search under way is forgotten."""

@@ -7,9 +7,7 @@ its agents (and their search trees) from move to move of the same game.  No pyga
 """
 from __future__ import annotations
 
-import os
 import random
-import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -135,38 +133,10 @@ class Computer:
         return pos
 
     def close(self) -> None:
-        """The window closes: nothing more is started, and a search under way is forgotten."""
+        """The window closes: nothing more is started, and a search under way is stopped at
+        once (its worker process is killed; the thread sees an error nobody reads)."""
         self._closed = True
         self.forget()
-
-
-def end_worker_processes() -> None:
-    """Kills this process's game workers (nomv/worker.py) at once: ``nomv play`` calls it as it
-    ends, when a computer player is still thinking.
-
-    A worker in the middle of a search would otherwise finish it after the program closed the
-    pipe to it, fail to send its answer and print that failure on the terminal, and keep the
-    program from ending until then.  A killed worker holds nothing to save: the window's
-    autosave has every move.  Linux only (/proc); elsewhere the workers end with their pipes."""
-    me = os.getpid()
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                parent = int(f.read().rsplit(b")", 1)[1].split()[1])
-            if parent != me:
-                continue
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                command = f.read()
-        except (OSError, ValueError, IndexError):
-            continue
-        if b"nomv.worker" in command:
-            try:
-                os.kill(int(entry), signal.SIGKILL)
-            except OSError:
-                pass
+        copy = self._copy
+        if copy is not None:
+            copy[1].close()
