@@ -187,7 +187,7 @@ def test_bench_compare_openspiel(capsys):
     from nomv.bench import format_table
     text = format_table(data)
     assert "nomv against OpenSpiel" in text and "connect_four" in text
-    assert "connect4: 5x OpenSpiel's in the same run" in text
+    assert "connect4 (tuned): 5x OpenSpiel's in the same run" in text
 
 
 def test_script_print_output_is_shown_on_stderr(capsys, tmp_path):
