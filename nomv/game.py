@@ -373,6 +373,8 @@ class Position:
         #: What the script said about the current state (its outcome, moves, scene, ... or the
         #: error asking gave).  Only the current state's: a long game keeps no per-ply data.
         self._cache: dict[str, Any] = {}
+        #: Answers about earlier states (scenes for a move list), the latest few.
+        self._earlier_memo: dict[tuple[int, str], Any] = {}
 
     # -- reading the position ------------------------------------------------------------------
 
@@ -398,10 +400,14 @@ class Position:
         try:
             return compute(self._states[-1])
         except StaleStateError:
-            self._engine = self.game._position_engine()
-            self._states = self._engine.replay(self.options, seed_words(self.seed),
-                                               [m.steps for m in self._history])
+            self._replay()
             return compute(self._states[-1])
+
+    def _replay(self) -> None:
+        """The game replayed into a live worker process (its old one was stopped)."""
+        self._engine = self.game._position_engine()
+        self._states = self._engine.replay(self.options, seed_words(self.seed),
+                                           [m.steps for m in self._history])
 
     def with_state(self, compute: Callable[[Engine, State], _T]) -> _T:
         """``compute(engine, state)`` on the current state, for computer players (nomv/ai)
@@ -493,7 +499,7 @@ class Position:
         if self.is_over():
             return []
         self._legal()  # first, so that a failure in moves is reported as such
-        return self._memo("notations", self._engine.notations)
+        return self._memo("notations", lambda s: self._engine.notations(s))
 
     def notation(self, move: Move | str | Sequence[str]) -> str:
         """The text of a legal move in the game's notation."""
@@ -503,17 +509,39 @@ class Position:
         """The legal move that text names, or IllegalMoveError."""
         return self._legal()[self._parse_index(text)]
 
-    def scene(self, player: int | None = None) -> dict[str, Any]:
+    def scene(self, player: int | None = None, ply: int | None = None) -> dict[str, Any]:
         """What to draw: {"items": [...], "bounds": ..., "status": ...} in board units.
 
         With ``player``, the scene of that player's view (hidden information removed; 0 for a
-        spectator, :data:`SPECTATOR`)."""
+        spectator, :data:`SPECTATOR`).  With ``ply``, of the position after the game's first
+        ``ply`` moves (an earlier position: the move list, the last move's marks)."""
         if player is not None:
             self._check_viewer(player)
+        # (self._engine is read when the state is asked about: a replay may change it)
         if player is None or not self.hides_information:
-            return self._memo("scene", self._engine.scene)
-        return self._memo(f"scene:{player}",
-                          lambda s: self._engine.scene(self._engine.view(s, player)))
+            compute: Callable[[State], dict[str, Any]] = lambda s: self._engine.scene(s)  # noqa: E731
+            key = "scene"
+        else:
+            compute, key = (lambda s: self._engine.scene(self._engine.view(s, player))), f"scene:{player}"
+        if ply is not None and ply != self.ply:
+            return self._earlier(ply, key, compute)
+        return self._memo(key, compute)
+
+    def _earlier(self, ply: int, key: str, compute: Callable[[State], _T]) -> _T:
+        """compute(the state after the first ``ply`` moves), remembered for a few states."""
+        if not (isinstance(ply, int) and 0 <= ply <= self.ply):
+            raise ValueError(f"ply must be from 0 to {self.ply}, got {ply!r}")
+        memo = self._earlier_memo
+        if (ply, key) not in memo:
+            if len(memo) >= 16:
+                memo.pop(next(iter(memo)))
+            try:
+                memo[(ply, key)] = compute(self._states[ply])
+            except StaleStateError:
+                self._replay()
+                memo[(ply, key)] = compute(self._states[ply])
+        value: _T = memo[(ply, key)]
+        return value
 
     @property
     def hides_information(self) -> bool:
@@ -526,17 +554,22 @@ class Position:
 
     def state(self) -> Any:
         """The current state as plain data (the runtime's rng position left out)."""
-        return _without_rng(self._memo("state", self._engine.dump))
+        return _without_rng(self._memo("state", lambda s: self._engine.dump(s)))
 
-    def view(self, player: int) -> Any:
+    def view(self, player: int, ply: int | None = None) -> Any:
         """The current state as ``player`` may know it: the game's ``view`` hook removes what
         that player must not see (another's hidden target, the order of the deck).  Player 0
-        (:data:`SPECTATOR`) is someone watching: no player's secrets."""
+        (:data:`SPECTATOR`) is someone watching: no player's secrets.  With ``ply``, of the
+        position after the first ``ply`` moves."""
         self._check_viewer(player)
         if not self.hides_information:
-            return self.state()
-        return _without_rng(self._memo(f"view:{player}",
-                                       lambda s: self._engine.dump(self._engine.view(s, player))))
+            compute: Callable[[State], Any] = lambda s: self._engine.dump(s)  # noqa: E731
+            key = "state"
+        else:
+            compute, key = (lambda s: self._engine.dump(self._engine.view(s, player))), f"view:{player}"
+        if ply is not None and ply != self.ply:
+            return _without_rng(self._earlier(ply, key, compute))
+        return _without_rng(self._memo(key, compute))
 
     def text(self, player: int | None = None) -> str:
         """The position as text: the game's own text(), else a picture of its scene, else its
@@ -544,7 +577,7 @@ class Position:
         if player is not None:
             self._check_viewer(player)
         if player is None or not self.hides_information:
-            own = self._memo("text", self._engine.text)
+            own = self._memo("text", lambda s: self._engine.text(s))
         else:
             own = self._memo(f"text:{player}", lambda s: self._engine.text(self._engine.view(s, player)))
         if own is not None:
@@ -619,6 +652,7 @@ class Position:
             raise IllegalMoveError("nothing to undo: no move has been played")
         self._states.pop()
         self._cache = {}
+        self._earlier_memo.clear()
         move = self._history.pop()
         self._texts.pop()
         self._redo.append(move)

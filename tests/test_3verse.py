@@ -1,4 +1,4 @@
-"""3verse / kverse: every fact of rules.md 1.5, the ambiguity table V1-V7, options, notation,
+"""3verse / kverse: every fact of the rules (docs/games/3verse.md), the ambiguity table V1-V7, options, notation,
 perft against an independent model, and the random-move fast path."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def verse(lua):
     return nomv.Game.load("3verse", runtime=lua)
 
 
-# -- an independent model, straight from the wording of rules.md 1.1 ---------------------------
+# -- an independent model, straight from the wording of the rules (docs/games/3verse.md) ---------------------------
 # A position: pieces {(file, rank): "X"/"O"}, marks {(file, rank): "X"/"O"} (each player's marks
 # stay until that player's next turn), the player to move.  A path is checked literally: each
 # square on the previous one's rank or file, the next one on neither the rank nor the file of the
@@ -110,7 +110,7 @@ def board_of(pos):
     return {(i % n + 1, i // n + 1): v for i, v in enumerate(state["board"])}
 
 
-# -- rules.md 1.5 -----------------------------------------------------------------------------
+# -- the rules (docs/games/3verse.md) -----------------------------------------------------------------------------
 
 def test_opening_has_1128_paths_to_1128_positions(verse):
     pos = verse.start()

@@ -84,7 +84,7 @@ def test_square_grid(script, lua):
                    ["b2", "c3", "d4", "e5", "f6", "g7", "h8"], 8, True, 0.5, 7.5, 0.5, "sw"]
 
 
-def test_hexhex_grid_labels_follow_rules_md(script, lua):
+def test_hexhex_grid_labels_follow_the_documented_scheme(script, lua):
     out = run(script, lua, """
       local h = nomv.grid.hexhex(5)
       local corners = {}

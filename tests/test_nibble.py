@@ -1,4 +1,4 @@
-"""Nibble: every fact of rules.md 5.5, the resolutions B1-B9, options, notation, perft against an
+"""Nibble: every fact of the rules (docs/games/nibble.md), the resolutions B1-B9, options, notation, perft against an
 independent model of the rules, and random_move."""
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def nibble(lua):
     return nomv.Game.load("nibble", runtime=lua)
 
 
-# -- an independent model of the rules, straight from rules.md 5 ----------------------------------
+# -- an independent model of the rules, straight from the rules (docs/games/nibble.md) ----------------------------------
 # A geometry is the list of cells in the script's grid order, each cell's id, and the side
 # directions in cyclic order.  Boards are dicts cell -> colour (1..13) or None.
 
@@ -93,7 +93,7 @@ def connected(geo, cells):
 
 
 def model_moves(geo, board):
-    """Every turn by the set test of rules.md B4, as frozensets of ids."""
+    """Every turn by the set test of docs/games/nibble.md B4, as frozensets of ids."""
     blocks = {c for c, v in board.items() if v is not None}
     moves = set()
     for colour in sorted({board[c] for c in blocks}):
@@ -135,7 +135,7 @@ def majorities(counts, threshold):
     return sum(1 for n in counts if n >= threshold)
 
 
-# -- rules.md 5.5: the corner rule on full boards ---------------------------------------------------
+# -- the rules (docs/games/nibble.md): the corner rule on full boards ---------------------------------------------------
 
 @pytest.mark.parametrize("variant, corners", [
     (None, {"a1", "i1", "a9", "i9"}),

@@ -1,4 +1,4 @@
-"""Nipple: every fact of rules.md 2.5, the ambiguities N1-N8, both options, notation, perft
+"""Nipple: every fact of the rules (docs/games/nipple.md), the ambiguities N1-N8, both options, notation, perft
 against an independent model, random_move, and the tie-break of N7."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def nipple(lua):
     return nomv.Game.load("nipple", runtime=lua)
 
 
-# -- an independent model of the rules, straight from rules.md 2.1-2.4 ------------------------
+# -- an independent model of the rules, straight from the rules (docs/games/nipple.md) ------------------------
 
 DIRS = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)]
 
@@ -164,7 +164,7 @@ def test_board_order_matches_the_model(nipple):
     assert {label(5, c) for c in order} >= {"a5", "a9", "e1", "e9", "i1", "i5"}
 
 
-# -- rules.md 2.5 -----------------------------------------------------------------------------
+# -- the rules (docs/games/nipple.md) -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("s, cells", [(4, 37), (5, 61), (6, 91)])
 def test_cells_and_turns(nipple, s, cells):
@@ -214,7 +214,7 @@ def test_h4_touches_two_groups_of_two(nipple):
 
 def test_skips_about_once_per_game():
     # Counted from games played through the script, not from a formula.  Every game skips on
-    # turn 1; rules.md measured 1.01-1.04 skips per game for sides 4-6.  One runtime is enough
+    # turn 1; docs/games/nipple.md measured 1.01-1.04 skips per game for sides 4-6.  One runtime is enough
     # (both play the same games) and LuaJIT is the faster.
     game = nomv.Game.load("nipple", runtime="jit")
     rng = random.Random(2009)

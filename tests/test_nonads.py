@@ -1,8 +1,8 @@
-"""Nonads: every fact of rules.md 3.6, the numbering of 3.4, the rows T1-T11 of 3.2, the
+"""Nonads: every fact of the rules (docs/games/nonads.md), the numbering of 3.4, the rows T1-T11 of 3.2, the
 Advanced and Knownads modes, hidden information, options, notation, perft and random moves.
 
 The script is checked against an independent model of the tiles and the layout written here
-straight from rules.md."""
+straight from docs/games/nonads.md."""
 from __future__ import annotations
 
 import itertools
@@ -239,7 +239,7 @@ def shown_tiles(pos):
     return {int(n): pic for n, pic in re.findall(r"#(\d+) ([#./]{11})", pos.text())}
 
 
-# -- rules.md 3.4: the numbering ---------------------------------------------------------------
+# -- the rules (docs/games/nonads.md): the numbering ---------------------------------------------------------------
 
 def test_model_agrees_with_the_table():
     assert len(ROWS) == 34
@@ -256,7 +256,7 @@ def test_script_numbers_tiles_as_the_table(nonads):
     assert seen == {n: pic for n, (_, pic) in ROWS.items()}
 
 
-# -- rules.md 3.6 --------------------------------------------------------------------------------
+# -- the rules (docs/games/nonads.md) --------------------------------------------------------------------------------
 
 def test_tile_set_facts():
     assert len(CANON) == 34
@@ -349,7 +349,7 @@ def test_tiebreaker_begins_after_every_tile_is_placed(nonads, players, deck):
         assert placements + 1 == 35 - players
 
 
-# -- rules.md 3.2, T1 .. T11 ---------------------------------------------------------------------
+# -- the rules (docs/games/nonads.md), T1 .. T11 ---------------------------------------------------------------------
 
 def test_t1_rotation_option(nonads):
     on = nonads.start(options=explicit([1, 2], [3, 4], [5]))

@@ -136,3 +136,21 @@ def test_a_pool_needs_a_process():
         EnginePool(0)
     with pytest.raises(ValueError, match="isolate=False contradicts pool"):
         nomv.Game(TICTACTOE, "t.lua", isolate=False, pool=EnginePool(1))
+
+
+def test_earlier_positions_are_drawn_from_the_states_kept(pool):
+    game = nomv.Game.load("trinim", pool=pool)
+    pos = game.start(seed=5)
+    scenes = [pos.scene()]
+    for _ in range(3):
+        pos.play(pos.legal_moves[0])
+        scenes.append(pos.scene())
+    assert [pos.scene(ply=k) for k in (0, 3)] == [scenes[0], scenes[3]]
+    assert pos.view(1, ply=0) == game.start(seed=5).state()
+    with pytest.raises(ValueError, match="ply must be from 0 to 3"):
+        pos.scene(ply=4)
+    # after the worker was stopped, earlier states come back by replaying the game
+    os.kill(pos.with_state(lambda engine, state: engine.process_id), signal.SIGKILL)
+    with pytest.raises(nomv.ScriptError, match="killed by signal 9"):   # the request that finds it dead
+        pos.scene(ply=1)
+    assert pos.scene(ply=1) == scenes[1] and pos.scene(ply=2) == scenes[2]

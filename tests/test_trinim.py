@@ -1,4 +1,4 @@
-"""Trinim: every fact of rules.md 4.5, the coordinates of 4.2, scoring, draws, 3 players."""
+"""Trinim: every fact of the rules (docs/games/trinim.md), the coordinates of 4.2, scoring, draws, 3 players."""
 from __future__ import annotations
 
 import random
@@ -16,7 +16,7 @@ def trinim(lua):
     return nomv.Game.load("trinim", runtime=lua)
 
 
-# -- an independent model of the board, straight from rules.md 4.2, to check the script -------
+# -- an independent model of the board, straight from the rules (docs/games/trinim.md), to check the script -------
 
 def cells(n):
     return [(c, r) for r in range(1, n + 1) for c in range(n - r + 1, n + 1)]
@@ -69,7 +69,7 @@ def layout_board(layout):
     return board, n
 
 
-# -- rules.md 4.5 -----------------------------------------------------------------------------
+# -- the rules (docs/games/trinim.md) -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n", SIZES)
 def test_full_board_move_count(trinim, n):
@@ -129,7 +129,7 @@ def _line_length(steps):
 
 
 def test_seed_final_score(trinim):
-    # rules.md 4.5: Fred R4 G0 B1 scores 2, Ted R1 G5 B4 scores 1, so Fred wins.
+    # the rules (docs/games/trinim.md): Fred R4 G0 B1 scores 2, Ted R1 G5 B4 scores 1, so Fred wins.
     # Fred (player 1) grabs four reds and a blue; Ted grabs the rest in five lines.
     pos = trinim.start(options={"layout": SEED_LAYOUT})
     for fred, ted in [("E3", "D2-D4"), ("C4", "E4-E5"), ("A5", "B5-C5"), ("D5", "B4-C3"), ("E1", "E2")]:
