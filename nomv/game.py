@@ -552,9 +552,13 @@ class Position:
         if not (isinstance(player, int) and 0 <= player <= self.players):
             raise ValueError(f"player must be from 1 to {self.players} (or 0, a spectator), got {player!r}")
 
-    def state(self) -> Any:
-        """The current state as plain data (the runtime's rng position left out)."""
-        return _without_rng(self._memo("state", lambda s: self._engine.dump(s)))
+    def state(self, ply: int | None = None) -> Any:
+        """The current state as plain data (the runtime's rng position left out); with ``ply``,
+        the state after the game's first ``ply`` moves."""
+        compute: Callable[[State], Any] = lambda s: self._engine.dump(s)  # noqa: E731
+        if ply is not None and ply != self.ply:
+            return _without_rng(self._earlier(ply, "state", compute))
+        return _without_rng(self._memo("state", compute))
 
     def view(self, player: int, ply: int | None = None) -> Any:
         """The current state as ``player`` may know it: the game's ``view`` hook removes what

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 import secrets
 from dataclasses import dataclass
 
@@ -18,7 +19,11 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from .errors import Conflict, Invalid, Unauthorized
 from .store import Store, now, sessions, users
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
+#: A name is what people call themselves, in any script: 2 to 40 characters, printable (no
+#: control or invisible formatting characters), no space at either end, and no slash (uploaded
+#: games are named author/name).  Pages show it as text, and SQL takes it as a bound parameter,
+#: so `<b>x</b>` or `x' OR '1'='1` are just names.
+MAX_NAME = 40
 #: Names a seat of a match can mean something else by, and a few that would confuse people.
 RESERVED = {"open", "human", "random", "easy", "medium", "hard", "mcts", "computer", "me",
             "admin", "root", "anonymous", "spectator", "nobody", "nomv", "server"}
@@ -37,11 +42,18 @@ class User:
         return {"name": self.name}
 
 
+def name_key(name: str) -> str:
+    """What makes two names the same: names are unique ignoring case (and Unicode's ways of
+    writing one letter differently)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def check_name(name: object) -> str:
-    if not isinstance(name, str) or not NAME.match(name):
-        raise Invalid("a name is 2 to 32 letters, digits, '_', '.' or '-', starting with a "
-                      f"letter or digit; got {str(name)[:40]!r}")
-    if name.lower() in RESERVED:
+    if not isinstance(name, str) or not 2 <= len(name) <= MAX_NAME or name != name.strip() \
+            or any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name) or "/" in name or "\\" in name:
+        raise Invalid(f"a name is 2 to {MAX_NAME} printable characters, without a space at either end "
+                      f"or a slash; got {str(name)[:60]!r}")
+    if name_key(name) in RESERVED:
         raise Invalid(f"{name!r} is reserved (a seat of a match can mean something else by it); "
                       "choose another name")
     return name
@@ -82,7 +94,7 @@ class Accounts:
         try:
             with self.store.write() as db:
                 user_id = db.execute(users.insert().values(
-                    name=name, name_key=name.lower(), password_hash=hashed, email=email,
+                    name=name, name_key=name_key(name), password_hash=hashed, email=email,
                     notify=True, created_at=now())).inserted_primary_key[0]
         except sa.exc.IntegrityError:
             raise Conflict(f"the name {name!r} is taken (names are unique ignoring case)") from None
@@ -92,7 +104,7 @@ class Accounts:
         if not isinstance(name, str) or len(name) > 64:
             return None
         with self.store.read() as db:
-            row = db.execute(sa.select(users).where(users.c.name_key == name.lower())).first()
+            row = db.execute(sa.select(users).where(users.c.name_key == name_key(name))).first()
         return self._user(row) if row else None
 
     def by_id(self, user_id: int) -> User | None:
@@ -105,7 +117,7 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
             raise wrong
         with self.store.read() as db:
-            row = db.execute(sa.select(users).where(users.c.name_key == name.lower())).first()
+            row = db.execute(sa.select(users).where(users.c.name_key == name_key(name))).first()
         if row is None:
             # The same work as for a real account: timing does not tell which names exist.
             try:

@@ -136,7 +136,8 @@ class UserOut(BaseModel):
 class Created(BaseModel):
     id: int
     status: str
-    invite: str | None = Field(None, description="the invitation link, when a seat is open")
+    invite: str | None = Field(None, description="the invitation link for the API (POST to take the seat), when a seat is open")
+    invite_page: str | None = Field(None, description="the same invitation as a page for a person's browser")
 
 
 class Played(BaseModel):
@@ -165,6 +166,10 @@ class MatchOut(BaseModel):
     outcome: dict | None = Field(description="null while the match runs")
     view: Any = Field(description="the state as you may know it (the game's view hook)")
     scene: Any = Field(description="what to draw, from your view")
+    marks: list[dict] = Field([], description="the places of the last move (nomv.boardmarks): "
+                                              "{kind: step or vacated, id, item: the scene item of the place}")
+    buttons: list[dict] = Field([], description="when it is your turn: the steps of your legal moves "
+                                                "that name no scene item (pass, roll), {id, text}, to show as buttons")
     moves: list[str]
     last_move: dict | None
     legal: list[list[str]] = Field(description="your legal moves (each a list of step ids) when "
@@ -334,6 +339,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(OriginGuard, settings=settings)
     _errors(app)
     _routes(app, services)
+    from .pages import add_pages
+    add_pages(app)
     return app
 
 
@@ -518,6 +525,15 @@ def _routes(app: FastAPI, s: Services) -> None:
         with s.store.read() as db:
             return {"game": entry.name, "standings": ratings.standings(db, entry.name)}
 
+    @app.get("/api/games/{name:path}/preview", tags=["games"],
+             summary="A game's opening position, to draw it", responses=errors(404, 422, 502))
+    def preview(name: str, variant: str | None = None) -> dict:
+        """The scene of the game's first position with its default options (or a variant's),
+        as a spectator sees it: what the catalogue draws beside the rules."""
+        entry = s.catalogue.find(name)
+        s.catalogue.store_script(entry)
+        return {"game": entry.name, "variant": variant, **s.engines.preview(entry.sha256, variant)}
+
     @app.get("/api/games/{name:path}", tags=["games"], summary="One game, with its rules",
              responses=errors(404))
     def game(name: str) -> dict:
@@ -559,7 +575,9 @@ def _routes(app: FastAPI, s: Services) -> None:
         created = s.matches.create(current, body.game, body.options, body.variant, body.seats,
                                    body.time_per_move, body.rated)
         if created["invite"]:
-            created["invite"] = f"{base_url(request)}/api/invites/{created['invite']}"
+            token = created["invite"]
+            created["invite"] = f"{base_url(request)}/api/invites/{token}"
+            created["invite_page"] = f"{base_url(request)}/invite/{token}"
         return created
 
     @app.get("/api/matches", tags=["matches"], summary="Recent matches", responses=errors(422))
@@ -577,6 +595,13 @@ def _routes(app: FastAPI, s: Services) -> None:
         everyone the whole state once the match has ended. `legal` lists your legal moves when
         it is your turn. `outcome` is null while the match runs."""
         return JSONResponse(s.matches.show(match_id, current))
+
+    @app.get("/api/matches/{match_id}/positions/{ply}", tags=["matches"],
+             summary="An earlier position of a match, as you may see it", responses=errors(404, 422))
+    def earlier(ply: int, match_id: int = MatchId, current: User | None = Maybe) -> JSONResponse:
+        """The position after the match's first `ply` moves: `{ply, view, scene, marks, moves}`
+        from your view (the move list shows it when you click a move)."""
+        return JSONResponse(s.matches.earlier(match_id, ply, current))
 
     @app.post("/api/matches/{match_id}/moves", response_model=Played, tags=["matches"],
               summary="Play a move", responses=errors(401, 403, 404, 409, 422, 502))
@@ -634,6 +659,12 @@ def _routes(app: FastAPI, s: Services) -> None:
         text = s.matches.record(match_id, current)
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="match-{match_id}.json"'})
+
+    @app.get("/api/challenges", tags=["matches"], summary="Open challenges to join")
+    def challenges() -> list[dict]:
+        """Matches waiting for players with a seat open to anyone logged in, newest first,
+        each with its invitation token (`POST /api/invites/{token}` takes the seat)."""
+        return s.matches.challenges()
 
     @app.get("/api/invites/{token}", tags=["matches"], summary="What an invitation is for",
              responses=errors(404))

@@ -76,11 +76,11 @@ class Computer:
         key, load_moves, seat, spec, seed = job
         self.thinking[match_id] = seat
         try:
-            steps = searcher.choose(key, load_moves, seat, spec, seed)
+            steps, expects = searcher.choose(key, load_moves, seat, spec, seed)
         except ApiError as exc:
             self.matches.computer_errors[match_id] = exc.message
             self.matches.live.publish(match_id, {"kind": "computer failed", "version": key.version})
             return
         finally:
             self.thinking.pop(match_id, None)
-        self.matches.computer_move(match_id, key.version, seat, steps)
+        self.matches.computer_move(match_id, key.version, seat, steps, expects)

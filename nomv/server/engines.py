@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..boardmarks import board_items, last_move_marks
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
@@ -74,6 +75,14 @@ class Played:
     notation: str
     seat: int
     snapshot: Snapshot
+
+
+def with_layout(scene: dict) -> dict:
+    """The scene with ``board``: for each item, whether it is part of the board or stands beside
+    it (a score table, a hand: nomv.boardmarks.board_items), when some item stands beside it, so
+    that a page can give those their own readable size (under the board on a phone)."""
+    flags = board_items(scene.get("items") or [])
+    return {**scene, "board": flags} if not all(flags) else scene
 
 
 def script_failed(exc: ScriptError, doing: str) -> ScriptFailed:
@@ -200,15 +209,25 @@ class _Positions:
         return Snapshot(pos.ply, to_move, outcome, legal, views)
 
     @staticmethod
-    def _view(pos: Position, viewer, hidden: bool) -> dict:
+    def _view(pos: Position, viewer, hidden: bool, ply: int | None = None) -> dict:
+        """What ``viewer`` is shown of the position after the first ``ply`` moves (default: all
+        of them): the view, its scene, and the marks of the move that led there (from the scenes
+        before and after it, both as this viewer sees them)."""
+        ply = pos.ply if ply is None else ply
+        player = None if viewer is WHOLE or not hidden else viewer   # SPECTATOR: 0
         try:
-            if viewer is WHOLE or not hidden:
-                # Without a view hook every player knows the whole state (but never its rng).
-                return {"view": pos.state(), "scene": pos.scene()}
-            return {"view": pos.view(viewer), "scene": pos.scene(viewer)}   # SPECTATOR: 0
+            # Without a view hook every player knows the whole state (but never its rng).
+            view = pos.state(ply=ply) if player is None else pos.view(player, ply=ply)
+            scene = with_layout(pos.scene(player, ply=ply))
+            marks = []
+            if ply > 0:
+                before = pos.scene(player, ply=ply - 1)
+                marks = [{"kind": m.kind, "id": m.id, "item": dict(m.item)}
+                         for m in last_move_marks(before, scene, pos.history[ply - 1].steps)]
+            return {"view": view, "scene": scene, "marks": marks}
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
-            return {"view": None, "scene": None, "error": f"the game's script failed: {exc}"}
+            return {"view": None, "scene": None, "marks": [], "error": f"the game's script failed: {exc}"}
 
 
 class Engines:
@@ -364,6 +383,33 @@ class Engines:
             return Played(list(chosen.steps), notation, seat, snapshot)
         return self._run(key.sha256, work, key.id)
 
+    def earlier(self, key: MatchKey, load_moves: MovesLoader, ply: int, viewer) -> dict:
+        """What ``viewer`` is shown of the position after the match's first ``ply`` moves:
+        {"ply", "view", "scene", "marks"} (the move list's earlier positions)."""
+        def work(loaded: _Loaded) -> dict:
+            entry = self._positions.entry(loaded, key, load_moves)
+            pos = entry.position
+            if not 0 <= ply <= pos.ply:
+                raise Invalid(f"ply must be from 0 to {pos.ply}, got {ply}")
+            shown = self._positions._view(pos, viewer, "view" in pos.game.hooks, ply)
+            return {"ply": ply, **shown}
+        return self._run(key.sha256, work, key.id)
+
+    def preview(self, sha256: str, variant: str | None) -> dict:
+        """The opening position of a game (default options, or a variant's) as a spectator sees
+        it: {"scene", "to_move", "legal"} (the catalogue's picture; seed 0, so always the same)."""
+        def work(loaded: _Loaded) -> dict:
+            game = loaded.load()
+            try:
+                pos = game.start(variant=variant, seed=0)
+                return {"scene": with_layout(pos.scene(SPECTATOR if "view" in game.hooks else None)),
+                        "to_move": pos.to_move, "players": pos.players}
+            except (OptionError, ValueError) as exc:
+                raise Invalid(str(exc)) from None
+            except ScriptError as exc:
+                raise script_failed(exc, "to set up the game") from None
+        return self._run(sha256, work)
+
     def replay(self, sha256: str, options: dict, seed: int, notations: list[str]) -> dict:
         """Replays a record's moves: {"options", "players", "moves": [(steps, notation, seat)]},
         or Invalid naming the move that cannot be played."""
@@ -418,8 +464,9 @@ class Searcher:
         return loaded
 
     def choose(self, key: MatchKey, load_moves: MovesLoader, seat: int, spec: str,
-               seed: int) -> list[str]:
-        """The move the computer player ``spec`` chooses for ``seat`` (a list of steps)."""
+               seed: int) -> tuple[list[str], float | None]:
+        """The move the computer player ``spec`` chooses for ``seat`` (a list of steps), and
+        the share of the points it expects (0 to 1), when it says."""
         from ..ai import make_agent
         loaded = self._get(key.sha256)
         entry = self._positions.entry(loaded, key, load_moves)
@@ -448,7 +495,8 @@ class Searcher:
             return self.choose(key, load_moves, seat, spec, seed)
         except NomvError as exc:
             raise Invalid(str(exc)) from None
-        return list(move.steps)
+        value = kept[1].last.get("value") if kept[1].last else None
+        return list(move.steps), None if value is None else float(value)
 
     def close(self) -> None:
         self._loaded.clear()

@@ -25,7 +25,9 @@ from typing import Any, Callable
 import sqlalchemy as sa
 
 from ..ai.agents import LEVELS, AgentSpecError, MctsAgent, make_agent
+from ..boardmarks import move_buttons
 from ..errors import RecordError
+from ..game import Move
 from ..record import Record
 from . import ratings
 from .accounts import Accounts, User
@@ -144,7 +146,8 @@ class Matches:
             .outerjoin(users, users.c.id == seats.c.user_id)
             .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
         move_rows = db.execute(
-            sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, moves.c.played_at)
+            sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, moves.c.played_at,
+                      moves.c.expects)
             .where(moves.c.match_id == match_id, moves.c.taken_back_at.is_(None))
             .order_by(moves.c.ply)).all()
         return Loaded(row, [Seat(r.seat, r.kind, r.user_id, r.name, r.spec, r.accepted, r.email,
@@ -174,6 +177,18 @@ class Matches:
             m = self.load(match_id)
         return self.describe(m, user)
 
+    def earlier(self, match_id: int, ply: int, user: User | None) -> dict:
+        """The position after the match's first ``ply`` moves, as ``user`` may see it now."""
+        m = self.load(match_id)
+        if not 0 <= ply <= m.row.ply:
+            raise Invalid(f"ply must be from 0 to {m.row.ply}, got {ply}")
+        viewer = self.viewer(m, user)
+        shown = self.engines.earlier(m.key(), m.loader(), ply, viewer)
+        return {**shown, "id": m.id, "moves": [mv.notation for mv in m.moves[:ply]],
+                "last_move": None if ply == 0 else {"ply": ply - 1, "seat": m.moves[ply - 1].seat,
+                                                    "steps": m.moves[ply - 1].steps,
+                                                    "notation": m.moves[ply - 1].notation}}
+
     def describe(self, m: Loaded, user: User | None, snapshot: Snapshot | None = None) -> dict:
         r = m.row
         entry = self.entry(m)
@@ -191,18 +206,29 @@ class Matches:
         error = error or shown.get("error") or self.computer_errors.get(r.id)
         my_turn = r.status == RUNNING and r.to_move in mine and snapshot is not None
         legal = snapshot.legal if my_turn else []
+        buttons = []
+        if legal and shown.get("scene") is not None:
+            # the steps with no place on the board (pass, roll): buttons (nomv.boardmarks)
+            buttons = [{"id": b.id, "text": b.text} for b in move_buttons(
+                shown["scene"], [Move(tuple(mv["steps"]), bool(mv.get("any_order")), mv.get("label"))
+                                 for mv in legal], [mv["notation"] for mv in legal])]
         t = now()
+        expects = {}          # a computer seat's estimate with its latest move
+        for mv in m.moves:
+            if mv.expects is not None:
+                expects[mv.seat] = round(float(mv.expects), 3)
         out = {
             "id": r.id, "game": r.game, "title": info.get("title", r.game), "sha256": r.script_sha256,
             "options": r.options, "variant": r.variant, "players": r.players, "status": r.status,
             "ply": r.ply, "version": r.version, "to_move": r.to_move if r.status == RUNNING else None,
             "seats": [{"seat": s.seat, "role": names[s.seat - 1] if s.seat <= len(names) else f"Player {s.seat}",
                        "kind": s.kind, "user": s.user, "spec": s.spec, "accepted": s.accepted,
-                       "you": s.seat in mine} for s in m.seats],
+                       "you": s.seat in mine, "expects": expects.get(s.seat)} for s in m.seats],
             "you": mine,
             "viewer": "whole" if viewer is WHOLE else "spectator" if viewer == SPECTATOR else viewer,
             "outcome": r.outcome,
-            "view": shown.get("view"), "scene": shown.get("scene"),
+            "view": shown.get("view"), "scene": shown.get("scene"), "marks": shown.get("marks", []),
+            "buttons": buttons,
             "moves": [mv.notation for mv in m.moves],
             "last_move": None if not m.moves else {"ply": m.moves[-1].ply, "seat": m.moves[-1].seat,
                                                    "steps": m.moves[-1].steps, "notation": m.moves[-1].notation},
@@ -484,20 +510,21 @@ class Matches:
                 raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
             return self._move(m, m.row.to_move, move, user)
 
-    def computer_move(self, match_id: int, version: int, seat: int, steps: list[str]) -> None:
+    def computer_move(self, match_id: int, version: int, seat: int, steps: list[str],
+                      expects: float | None = None) -> None:
         with self.lock(match_id):
             m = self.load(match_id)
             if m.row.version != version or m.row.status != RUNNING or m.row.to_move != seat:
                 return      # the match moved on while the computer thought
             try:
-                self._move(m, seat, steps, None)
+                self._move(m, seat, steps, None, expects)
             except (Stale, Illegal) as exc:
                 log.warning("match %s: the computer's move was refused: %s", match_id, exc.message)
             except ApiError as exc:    # the script failed playing it: the match shows why
                 self.computer_errors[match_id] = exc.message
                 self.live.publish(match_id, {"kind": "computer failed", "version": m.row.version})
 
-    def _move(self, m: Loaded, seat: int, move: Any, user: User | None) -> dict:
+    def _move(self, m: Loaded, seat: int, move: Any, user: User | None, expects: float | None = None) -> dict:
         key = m.key()
         played = self.engines.play(key, m.loader(), move)
         if played.seat != seat:      # the script and the database disagree: rebuild and refuse
@@ -516,7 +543,7 @@ class Matches:
             with self.store.write() as db:
                 db.execute(moves.insert().values(match_id=m.id, ply=m.row.ply, seat=seat,
                                                  steps=played.steps, notation=played.notation,
-                                                 played_at=t, taken_back_at=None))
+                                                 played_at=t, taken_back_at=None, expects=expects))
                 self._set(db, m, values, t)
                 if outcome is not None:
                     self._rate(db, m, outcome["ranks"])
@@ -764,6 +791,27 @@ class Matches:
                                 x["_deadline"] if x["your_turn"] else 0, -x["_updated"]))
         for x in out:
             del x["_deadline"], x["_updated"]
+        return out
+
+    def challenges(self, limit: int = 100) -> list[dict]:
+        """Matches waiting for players with a seat open to anyone: what the lobby offers to
+        join (an open seat is open to everyone logged in, so its invitation is shown)."""
+        with self.store.read() as db:
+            rows = db.execute(sa.select(matches.c.id).where(matches.c.status == "waiting",
+                                                            matches.c.invite.is_not(None))
+                              .order_by(matches.c.created_at.desc()).limit(limit)).all()
+        out = []
+        for row in rows:
+            m = self.load(row.id)
+            open_seats = [s.seat for s in m.seats if s.kind == "open"]
+            if not open_seats:
+                continue
+            out.append({"id": m.id, "game": m.row.game, "options": m.row.options, "variant": m.row.variant,
+                        "time_per_move": m.row.time_per_move, "rated": m.row.rated,
+                        "open_seats": open_seats, "invite": m.row.invite,
+                        "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec}
+                                  for s in m.seats],
+                        "created_at": iso(m.row.created_at)})
         return out
 
     def listing(self, status: str | None, game: str | None, limit: int = 100) -> list[dict]:

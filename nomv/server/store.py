@@ -33,9 +33,9 @@ metadata = MetaData(naming_convention={
 users = Table(
     "users", metadata,
     Column("id", Integer, primary_key=True),
-    Column("name", String(32), nullable=False),
+    Column("name", String(40), nullable=False),
     # The name folded to lower case: names are unique ignoring case.
-    Column("name_key", String(32), nullable=False, unique=True),
+    Column("name_key", String(40), nullable=False, unique=True),
     Column("password_hash", String(255), nullable=False),
     Column("email", String(254), nullable=True),
     Column("notify", Boolean, nullable=False),
@@ -112,6 +112,8 @@ moves = Table(
     Column("notation", Text, nullable=False),
     Column("played_at", Float, nullable=False),
     Column("taken_back_at", Float, nullable=True),
+    # A computer player's move: the share of the points it expects (0..1), else null.
+    Column("expects", Float, nullable=True),
     Index("uq_moves_match_id_ply_live", "match_id", "ply", unique=True,
           sqlite_where=sa.text("taken_back_at IS NULL"),
           postgresql_where=sa.text("taken_back_at IS NULL")),

@@ -1,0 +1,253 @@
+// The lobby (/): logging in or registering, your matches (those waiting for you first), the
+// open challenges, and the games: each with its rules, its opening position and standings,
+// and a New match form (options, variant, seats: you, a friend by name, an open seat with an
+// invitation link, or the computer).
+import { get, post } from "./api.js";
+import { draw } from "./board.js";
+import { el, clear } from "./dom.js";
+import { localized, t } from "./i18n.js";
+
+const LEVELS = ["easy", "medium", "hard", "random"];
+
+export function loginForm(onDone) {
+  const name = el("input", { name: "name", autocomplete: "username", required: true, maxlength: 32 });
+  const password = el("input", { name: "password", type: "password", autocomplete: "current-password", required: true });
+  const message = el("p", { class: "message", role: "status" });
+  async function go(register) {
+    try {
+      if (register) await post("/api/users", { name: name.value, password: password.value });
+      await post("/api/login", { name: name.value, password: password.value });
+      onDone();
+    } catch (e) {
+      message.textContent = e.message;
+    }
+  }
+  const form = el("form", { class: "login", onsubmit: (e) => { e.preventDefault(); go(false); } },
+    el("label", {}, t("name"), name),
+    el("label", {}, t("password"), password),
+    el("div", { class: "buttons" },
+      el("button", { type: "submit", "data-action": "login", text: t("log in") }),
+      el("button", { type: "button", "data-action": "register", text: t("register"), onclick: () => go(true) })),
+    message);
+  return el("section", { class: "account" }, el("p", { text: t("account needed") }), form);
+}
+
+function matchLine(m, me) {
+  const others = (m.seats || []).filter((s) => s.user !== me.name)
+    .map((s) => s.user || (s.kind === "computer" ? `${t("computer")} ${t(s.spec) || s.spec}` : t("open")));
+  const what = m.your_turn ? t("your turn") : m.to_answer ? t("challenge", { name: (m.seats.find((s) => s.seat === 1) || {}).user || "?" }) : t(m.status);
+  return el("li", { class: m.your_turn ? "mine turn" : "mine" },
+    el("a", { href: `/matches/${m.id}`, "data-match": m.id }, `${localized(m.title, m.game)} #${m.id}`),
+    el("span", { class: "who", text: others.join(", ") }),
+    el("span", { class: "what", text: what }));
+}
+
+async function myMatches(me) {
+  const box = el("section", { class: "my-matches" }, el("h2", { text: t("my matches") }));
+  try {
+    const list = await get("/api/me/matches");
+    if (!list.length) box.append(el("p", { text: t("no matches") }));
+    else box.append(el("ul", {}, list.map((m) => matchLine(m, me))));
+  } catch (e) {
+    box.append(el("p", { class: "message", text: e.message }));
+  }
+  return box;
+}
+
+async function challenges(me, onJoined) {
+  const box = el("section", { class: "challenges" }, el("h2", { text: t("open challenges") }));
+  try {
+    const list = await get("/api/challenges");
+    if (!list.length) box.append(el("p", { text: t("no challenges") }));
+    const ul = el("ul");
+    for (const c of list) {
+      const by = c.seats.filter((s) => s.user).map((s) => s.user).join(", ");
+      const mineAlready = c.seats.some((s) => s.user === (me && me.name));
+      ul.append(el("li", {},
+        el("span", { class: "game", text: `${c.game} #${c.id}` }),
+        el("span", { class: "who", text: by }),
+        me && !mineAlready ? el("button", { "data-action": "join", "data-match": c.id, text: t("join"),
+          onclick: async () => {
+            try { const r = await post(`/api/invites/${encodeURIComponent(c.invite)}`, {}); onJoined(r.id || c.id); }
+            catch (e) { box.append(el("p", { class: "message", text: e.message })); }
+          } }) : null));
+    }
+    box.append(ul);
+  } catch (e) {
+    box.append(el("p", { class: "message", text: e.message }));
+  }
+  return box;
+}
+
+function optionInput(spec) {
+  const id = `option-${spec.name}`;
+  let input;
+  if (spec.choices && spec.choices.length) {
+    input = el("select", { id, name: spec.name },
+      spec.choices.map((c) => el("option", { value: JSON.stringify(c), selected: c === spec.default, text: String(c) })));
+  } else if (spec.type === "bool") {
+    input = el("input", { id, name: spec.name, type: "checkbox", checked: !!spec.default });
+  } else if (spec.type === "int" || spec.type === "number") {
+    input = el("input", { id, name: spec.name, type: "number", value: spec.default,
+                          min: spec.min ?? null, max: spec.max ?? null, step: spec.type === "int" ? 1 : "any" });
+  } else {
+    input = el("input", { id, name: spec.name, value: spec.default ?? "" });
+  }
+  const read = () => {
+    if (input.tagName === "SELECT") return JSON.parse(input.value);
+    if (input.type === "checkbox") return input.checked;
+    if (input.type === "number") return Number(input.value);
+    return input.value;
+  };
+  return { node: el("label", { title: spec.help || "" }, `${spec.name} `, input, el("small", { text: spec.allowed || "" })), read, spec };
+}
+
+function seatInput(n, me) {
+  const kind = el("select", { name: `seat-${n}`, "data-seat": n },
+    el("option", { value: "me", text: t("me"), selected: n === 1 }),
+    el("option", { value: "friend", text: t("a friend") }),
+    el("option", { value: "open", text: t("open seat"), selected: n === 2 }),
+    LEVELS.map((l) => el("option", { value: l, text: `${t("computer")}: ${t(l)}` })));
+  const friend = el("input", { name: `friend-${n}`, placeholder: t("name"), hidden: true, maxlength: 32 });
+  kind.addEventListener("change", () => { friend.hidden = kind.value !== "friend"; });
+  const read = () => kind.value === "me" ? me.name : kind.value === "friend" ? friend.value.trim() : kind.value;
+  return { node: el("div", { class: "seat-choice" }, el("span", { text: t("seat", { n }) }), kind, friend), read };
+}
+
+function newMatchForm(game, me, onCreated) {
+  const p = game.players || { min: 2, max: 2, default: 2 };
+  const variantSelect = el("select", { name: "variant" },
+    el("option", { value: "", text: t("default options") }),
+    Object.keys(game.variants || {}).map((v) => el("option", { value: v, text: v })));
+  const options = (game.options || []).map(optionInput);
+  const seatsBox = el("div", { class: "seats-choice" });
+  let seats = [];
+  const playersOption = options.find((o) => o.spec.name === "players");
+  function makeSeats() {
+    const n = playersOption ? playersOption.read() : p.default || 2;
+    clear(seatsBox);
+    seats = [];
+    for (let k = 1; k <= n; k++) { const s = seatInput(k, me); seats.push(s); seatsBox.append(s.node); }
+  }
+  if (playersOption) playersOption.node.addEventListener("change", makeSeats);
+  makeSeats();
+  const time = el("select", { name: "time_per_move" },
+    el("option", { value: "", text: t("no limit") }),
+    ["5m", "1h", "12h", "1d", "3d"].map((v) => el("option", { value: v, text: v })));
+  const rated = el("input", { type: "checkbox", name: "rated" });
+  const message = el("div", { class: "message", role: "status" });
+  async function submit(event) {
+    event.preventDefault();
+    clear(message);
+    const body = { game: game.name, seats: seats.map((s) => s.read()) };
+    if (variantSelect.value) body.variant = variantSelect.value;
+    else {
+      body.options = {};
+      for (const o of options) body.options[o.spec.name] = o.read();
+    }
+    if (time.value) body.time_per_move = time.value;
+    if (rated.checked) body.rated = true;
+    try {
+      const created = await post("/api/matches", body);
+      if (created.invite_page) {
+        const link = el("input", { class: "invite-link", readonly: true, value: created.invite_page, size: 48 });
+        message.append(el("p", { text: t("invitation") }), link,
+          el("button", { type: "button", "data-action": "copy", text: t("copy"),
+            onclick: async (e) => {
+              link.select();
+              try { await navigator.clipboard.writeText(link.value); } catch (err) { document.execCommand && document.execCommand("copy"); }
+              e.target.textContent = t("copied");
+            } }),
+          el("a", { href: `/matches/${created.id}`, text: t("go to match") }));
+      } else onCreated(created.id);
+    } catch (e) {
+      message.append(el("p", { text: e.message }));
+    }
+  }
+  return el("form", { class: "new-match", onsubmit: submit },
+    el("h3", { text: t("new match") }),
+    el("label", {}, `${t("variant")} `, variantSelect),
+    options.length ? el("fieldset", {}, el("legend", { text: t("options") }), options.map((o) => o.node)) : null,
+    el("fieldset", {}, el("legend", { text: t("seats") }), seatsBox),
+    el("label", {}, `${t("time per move")} `, time),
+    el("label", {}, rated, ` ${t("rated")}`),
+    el("button", { type: "submit", "data-action": "create", text: t("start") }),
+    message);
+}
+
+async function gameDetails(game, me, onCreated) {
+  const box = el("div", { class: "game-details" });
+  try {
+    const [info, preview, standing] = await Promise.all([
+      get(`/api/games/${encodeURIComponent(game.name)}`),
+      get(`/api/games/${encodeURIComponent(game.name)}/preview`).catch(() => null),
+      get(`/api/games/${encodeURIComponent(game.name)}/standings`).catch(() => null),
+    ]);
+    const rules = info.info && info.info.rules;
+    if (preview && preview.scene) {
+      const picture = el("div", { class: "board preview" });
+      box.append(picture);
+      requestAnimationFrame(() => draw(picture, preview.scene, {}));
+    }
+    if (rules) box.append(el("h3", { text: t("rules") }), el("p", { class: "rules", text: localized(rules) }));
+    if (standing && standing.standings.length) {
+      box.append(el("h3", { text: t("standings") }), el("table", { class: "standings" },
+        el("tr", {}, ["#", t("name"), t("rating"), t("games played"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
+        standing.standings.map((r) => el("tr", {}, [r.rank, r.name, Math.round(r.rating), r.games, r.wins, r.draws, r.losses]
+          .map((v) => el("td", { text: String(v) }))))));
+    }
+    if (me) box.append(newMatchForm(game, me, onCreated));
+  } catch (e) {
+    box.append(el("p", { class: "message", text: e.message }));
+  }
+  return box;
+}
+
+export async function lobbyPage(root, me, go) {
+  clear(root);
+  const page = el("div", { class: "lobby" });
+  root.append(page);
+  if (!me) page.append(loginForm(() => go(location.pathname)));
+  else {
+    page.append(await myMatches(me));
+  }
+  page.append(await challenges(me, (id) => go(`/matches/${id}`)));
+  const gamesBox = el("section", { class: "games" }, el("h2", { text: t("games") }));
+  page.append(gamesBox);
+  let games = [];
+  try { games = await get("/api/games"); } catch (e) { gamesBox.append(el("p", { class: "message", text: e.message })); }
+  const list = el("ul", { class: "game-list" });
+  for (const game of games) {
+    const item = el("li", { "data-game": game.name });
+    const details = el("div");
+    const p = game.players || {};
+    const count = p.min === p.max ? `${p.min}` : `${p.min}-${p.max}`;
+    item.append(el("button", { class: "game-name", "data-action": "open-game", text: `${localized(game.title, game.name)} (${count} ${t("players")})`,
+      onclick: async () => {
+        if (details.firstChild) { clear(details); return; }
+        details.append(await gameDetails(game, me, (id) => go(`/matches/${id}`)));
+      } }), details);
+    list.append(item);
+  }
+  gamesBox.append(list);
+}
+
+export async function invitePage(root, me, token, go) {
+  clear(root);
+  const page = el("div", { class: "invite" });
+  root.append(page);
+  try {
+    const info = await get(`/api/invites/${encodeURIComponent(token)}`);
+    page.append(el("p", { text: t("invited to", { game: info.game }) }));
+    page.append(el("ul", {}, info.seats.map((s) => el("li", { text: `${t("seat", { n: s.seat })}: ${s.user || (s.kind === "computer" ? t("computer") : t("open"))}` }))));
+    if (!me) page.append(loginForm(() => go(location.pathname)));
+    else {
+      page.append(el("button", { "data-action": "take-seat", text: t("take seat"), onclick: async () => {
+        try { await post(`/api/invites/${encodeURIComponent(token)}`, {}); go(`/matches/${info.id}`); }
+        catch (e) { page.append(el("p", { class: "message", text: e.message })); }
+      } }));
+    }
+  } catch (e) {
+    page.append(el("p", { class: "message", text: e.message }));
+  }
+}
