@@ -268,7 +268,9 @@ def cmd_play(args) -> int:
     if not gui:
         if not args.text:
             print("No display found: playing in the terminal (--gui forces the window).", file=sys.stderr)
-        return play_text(pos, seats, lang=args.lang)
+        from .gui.table import autosave_path, pending_autosave
+        return play_text(pos, seats, lang=args.lang, autosave=autosave_path(),
+                         resume=None if args.open else pending_autosave())
     return _play_gui(args, pos, seats)
 
 

@@ -26,6 +26,7 @@ from . import catalog
 from .engine import Call, Engine, LuaEngine, State
 from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError, StaleStateError
 from .limits import Limits
+from .scriptlines import Lines
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
 from .pool import EnginePool
 from .schema import REQUIRED_HOOKS
@@ -182,13 +183,26 @@ class Game:
         #: The engine for requests about the game as a whole (options, playouts); each
         #: position has its own (the same one, unless the pool has several processes).
         self.engine: Engine
-        if self._pool is not None:
-            self.engine = self._pool.engine(source, path, runtime)
-        else:
-            self.engine = LuaEngine(source, path, runtime, limits or Limits.from_env())
-        self.runtime = self.engine.runtime
-        self.limits = self.engine.limits
-        d = self.engine.description
+        try:
+            if self._pool is not None:
+                self.engine = self._pool.engine(source, path, runtime)
+            else:
+                self.engine = LuaEngine(source, path, runtime, limits or Limits.from_env())
+            self.runtime = self.engine.runtime
+            self.limits = self.engine.limits
+            self._read_table(self.engine.description, path)
+        except BaseException as exc:
+            self.close()  # the worker started for this game goes with it
+            if not isinstance(exc, ScriptError):
+                raise
+            if exc.line is None and exc.path == path:
+                exc.line = _field_line(source, exc.message)
+                exc.hook = exc.hook or "load"
+                exc.args = (str(exc),)
+            raise
+
+    def _read_table(self, d: dict[str, Any], path: str) -> None:
+        """Reads the game table's description (fields, hooks, players, options, variants)."""
         _check_sizes(d, path)
         self.fields: list[str] = d.get("fields", [])
         self.hooks: list[str] = d.get("hooks", [])
@@ -229,7 +243,7 @@ class Game:
              isolate: bool | None = None, pool: EnginePool | None = None) -> "Game":
         """Loads a bundled or user game by name, or a script by path."""
         found = catalog.find(str(name))
-        return cls(found.path.read_text(encoding="utf-8"), str(found.path), runtime,
+        return cls(catalog.read_script(found.path), str(found.path), runtime,
                    found.origin, limits=limits, isolate=isolate, pool=pool)
 
     def _position_engine(self) -> Engine:
@@ -306,6 +320,20 @@ class Game:
                             raw.get("moves", 0))
 
 
+def _field_line(source: str, message: str) -> int | None:
+    """The line of the field a load error names (``players.names must be ...`` -> the line of
+    ``names =`` after ``players =``), so that the error points at the author's own line."""
+    m = re.match(r"(\w+)(?:\.(\w+))?(?:\.(\w+))?", message)
+    if not m:
+        return None
+    lines = Lines(source)
+    line = lines.field(m.group(1))
+    for part in m.groups()[1:]:
+        if part and line is not None:
+            line = lines.field(part, after=line) or line
+    return line
+
+
 #: Sizes of a game table's data that no genuine game comes near; the window draws these texts
 #: every frame, and Python reads the options and variants one by one.
 MAX_DATA_TEXT = 100_000     # characters of any text (the rules included)
@@ -330,6 +358,10 @@ def _check_sizes(description: dict[str, Any], path: str) -> None:
     players = description.get("players")
     names = players.get("names") if isinstance(players, dict) else None
     names = list(names.values()) if isinstance(names, dict) else list(names) if isinstance(names, list) else []
+    name = description.get("name")
+    if isinstance(name, str) and len(name) > MAX_NAME:
+        # (a saved game names its game: a record refuses a longer name)
+        raise ScriptError(f"name is {len(name)} characters long; at most {MAX_NAME}", path, hook="load")
     named = [description.get("title")] + names
     for text in named:
         texts = text.values() if isinstance(text, dict) else [text]  # a text in several languages
@@ -704,7 +736,14 @@ class Position:
         except UnicodeEncodeError:
             raise IllegalMoveError(f"{text!r} is not valid text (not UTF-8)") from None
         if text in notations:
-            return notations.index(text)
+            index = notations.index(text)
+            if text in notations[index + 1:]:
+                # The game's notation gives several moves this text: playing the first would
+                # silently play what may not be the move meant (a record would replay wrongly).
+                same = [str(m) for m, n in zip(self._legal(), notations) if n == text]
+                raise IllegalMoveError(f"{text!r} names {len(same)} different moves here ({', '.join(same[:4])}): "
+                                       "the game's notation does not tell them apart (the script's mistake: nomv check reports it)")
+            return index
         if "parse" in self.game.hooks:
             index, why = self._run(lambda s: self._engine.parse(s, text))
             if index is not None:

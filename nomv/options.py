@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,14 +51,7 @@ class OptionSpec:
         if "default" not in raw:
             raise ScriptError(f"options.{name} has no default", path)
         default = raw["default"]
-        choices = raw.get("choices") or ()
-        if isinstance(choices, dict):  # a Lua list that JSON saw as an object
-            if not all(isinstance(k, str) and k.isdigit() for k in choices):
-                raise ScriptError(f"options.{name}.choices must be a list of values", path)
-            choices = tuple(choices[k] for k in sorted(choices, key=int))
-        if not isinstance(choices, (list, tuple)):
-            raise ScriptError(f"options.{name}.choices must be a list of values", path)
-        choices = tuple(choices)
+        choices = tuple(_listish(raw.get("choices") or [], f"options.{name}.choices", "a list of values", path))
         for key in ("min", "max", "order"):
             bound = raw.get(key)
             if bound is not None and (isinstance(bound, bool) or not isinstance(bound, (int, float))
@@ -182,9 +176,10 @@ class PlayerSpec:
             raise ScriptError("players.min, max and default must be whole numbers", path) from None
         if not 1 <= lo <= default <= hi <= 16:
             raise ScriptError(f"players: need 1 <= min <= default <= max <= 16, got min={lo} default={default} max={hi}", path)
-        texts = tuple(_listish(raw.get("names")))
+        texts = tuple(_listish(raw.get("names"), "players.names", 'a list such as {"Red", "Blue"}', path))
         names = tuple(localized(n, "en", str(n)) for n in texts)
-        colours = tuple(str(c) for c in _listish(raw.get("colours") or raw.get("colors")))
+        colours = tuple(str(c) for c in _listish(raw.get("colours") or raw.get("colors"), "players.colours",
+                                                 'a list such as {"#c03030", "blue"}', path))
         return cls(lo, hi, default, names, colours, texts)
 
     def name(self, player: int, lang: str = "en") -> str:
@@ -202,12 +197,24 @@ class PlayerSpec:
                           "number of players", -1)
 
 
-def _listish(raw: Any) -> list[Any]:
+_INDEX = re.compile(r"[1-9][0-9]{0,5}")  # a Lua list's index as a JSON object's key
+
+
+def _listish(raw: Any, where: str, want: str, path: str) -> list[Any]:
+    """A Lua list from the script's data.  A list with holes arrives as a JSON object keyed by
+    index; any other key (``x``, ``"²"``), or a number where the list should be, is the
+    script's mistake, named as such."""
     if raw is None:
         return []
-    if isinstance(raw, dict):  # a Lua list that JSON saw as an object
-        return [raw[k] for k in sorted(raw, key=lambda k: int(k))]
-    return list(raw)
+    if isinstance(raw, list):
+        return raw
+    if isinstance(raw, dict):
+        bad = next((k for k in raw if not _INDEX.fullmatch(k)), None)
+        if bad is not None:
+            raise ScriptError(f"{where} must be {want}, but it has the key {bad[:40]!r}", path)
+        return [raw[k] for k in sorted(raw, key=int)]
+    shown = "a table" if isinstance(raw, dict) else repr(raw)[:40]
+    raise ScriptError(f"{where} must be {want}, not {shown}", path)
 
 
 @dataclass

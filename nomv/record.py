@@ -13,14 +13,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .errors import GameNotFoundError, NomvError, RecordError
+from .errors import GameNotFoundError, IllegalMoveError, NomvError, RecordError
+from .files import read_text_file
 from .game import Game, Position
 from .limits import Limits
 
 FORMAT = "nomv-record"
-VERSION = 1
+#: Version 2 adds ``steps``: each move's step ids beside its notation, so that a game replays
+#: exactly even where the notation is ambiguous or has changed.  Version 1 is still read.
+VERSION = 2
+VERSIONS = (1, 2)
 _FIELDS = {"format", "version", "game", "script", "script_sha256", "options", "seed", "moves",
-           "players", "result"}
+           "steps", "players", "result"}
+MAX_FILE_BYTES = 16 * 2**20
+MAX_STEP = 1000           # characters of a step id (the host's cap)
+MAX_STEPS = 1000          # steps of one move
+MAX_OPTION_NUMBER = 2**53  # an option's number beyond this is no game's size, and loses precision
 MAX_MOVES = 100_000
 #: Sizes no genuine record comes near: a file past them is damaged or hostile, and refused
 #: before any of it reaches a script.
@@ -56,6 +64,8 @@ class Record:
     script_sha256: str | None = None
     players: list[str] | None = None
     result: str | None = None
+    #: Each move's step ids (None in a version 1 record, which names moves by notation only).
+    steps: list[list[str]] | None = None
 
     @classmethod
     def from_position(cls, position: Position, players: list[str] | None = None,
@@ -65,10 +75,13 @@ class Record:
         game = position.game
         script = game.name if game.origin == "bundled" else str(Path(game.path).resolve())
         if result is None:
-            outcome = position.outcome()
+            try:
+                outcome = position.outcome()
+            except NomvError:  # the script's result fails here: saved as a game that goes on
+                outcome = None
             result = outcome.describe(game.players) if outcome else None
         return cls(game.name, script, dict(position.chosen), position.seed, position.history_notation,
-                   game.sha256, players, result)
+                   game.sha256, players, result, [list(m.steps) for m in position.history])
 
     def to_text(self) -> str:
         data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game,
@@ -79,7 +92,12 @@ class Record:
         if self.result is not None:
             data["result"] = self.result
         data["moves"] = self.moves
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+        if self.steps is not None:
+            # one move's steps a line, after the notation: the file stays easy to read
+            rows = ",".join(f"\n    {json.dumps(s, ensure_ascii=False)}" for s in self.steps)
+            text = text[:-2] + f',\n  "steps": [{rows}\n  ]\n}}'
+        return text + "\n"
 
     def save(self, path: str | Path) -> None:
         """Writes the record atomically: a crash mid-write leaves the old file intact."""
@@ -104,14 +122,9 @@ class Record:
         is read one record at a time: ``games.jsonl#3`` is its third game."""
         path, number = _numbered(Path(path))
         try:
-            size = path.stat().st_size
-            if size > 16 * 2**20:
-                raise RecordError(f"{path}: {size} bytes is too large for a game record")
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
-        except OSError as exc:
-            raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+            text = read_text_file(path, MAX_FILE_BYTES)
+        except (OSError, ValueError) as exc:
+            raise RecordError(str(exc)) from None
         lines = [line for line in text.splitlines() if line.strip()]
         one_per_line = len(lines) > 1 and _one_object(lines[0])
         if number is not None:
@@ -142,8 +155,10 @@ class Record:
             raise RecordError(f"{where}: a game record is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
             raise RecordError(f"{where}: not a nomv game record (format is {data.get('format')!r}, expected {FORMAT!r})")
-        if data.get("version") != VERSION:
-            raise RecordError(f"{where}: record version {data.get('version')!r} is not supported (this nomv reads {VERSION})")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version not in VERSIONS:
+            raise RecordError(f"{where}: record version {json.dumps(version)[:20]} is not supported (this nomv reads "
+                              f"{' and '.join(map(str, VERSIONS))})")
         unknown = sorted(set(data) - _FIELDS)
         if unknown:
             raise RecordError(f"{where}: unknown field(s) {', '.join(unknown)}")
@@ -178,6 +193,9 @@ class Record:
             for part in (k, v) if isinstance(v, str) else (k,):
                 if not _valid_text(part) or len(part) > MAX_OPTION_TEXT:
                     raise RecordError(f"{where}: option {k[:60]!r} is not valid text or is too long")
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and not (abs(v) <= MAX_OPTION_NUMBER):
+                raise RecordError(f"{where}: option {k[:60]!r} is {'a number of ' + str(len(str(abs(v)))) + ' digits' if isinstance(v, int) else show(v)}"
+                                  f", beyond any game's options (at most {MAX_OPTION_NUMBER:,} either way)")
         seed = need("seed", int, "a whole number")
         if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
             raise RecordError(f"{where}: 'seed' must be a whole number from {SEED_RANGE[0]} to {SEED_RANGE[1]}, "
@@ -198,11 +216,22 @@ class Record:
         if players is not None and (not isinstance(players, list) or len(players) > MAX_PLAYERS
                                     or not all(isinstance(p, str) and len(p) <= 100 and _valid_text(p) for p in players)):
             raise RecordError(f"{where}: 'players' must be a list of at most {MAX_PLAYERS} short texts")
+        steps = data.get("steps")
+        if steps is not None:
+            if version < 2:
+                raise RecordError(f"{where}: 'steps' is a field of record version 2, not {version}")
+            if not isinstance(steps, list) or len(steps) != len(moves):
+                raise RecordError(f"{where}: 'steps' must list the steps of each of the {len(moves)} moves")
+            for i, move_steps in enumerate(steps):
+                if (not isinstance(move_steps, list) or not 1 <= len(move_steps) <= MAX_STEPS
+                        or not all(isinstance(x, str) and 0 < len(x) <= MAX_STEP and _valid_text(x) for x in move_steps)):
+                    raise RecordError(f"{where}: the steps of move {i + 1} must be a list of step ids "
+                                      f"(texts of 1 to {MAX_STEP} characters), got {show(move_steps)}")
         result = data.get("result")
         if result is not None and not isinstance(result, str):
             raise RecordError(f"{where}: 'result' must be text")
         text_field("result", result)
-        return cls(game, script, options, seed, moves, sha, players, result)
+        return cls(game, script, options, seed, moves, sha, players, result, steps)
 
     def replay(self, game: Game | None = None, runtime: str | None = None, where: str = "record",
                limits: Limits | None = None) -> Position:
@@ -233,7 +262,19 @@ class Record:
             raise RecordError(f"{where}: {exc}") from None
         for ply, text in enumerate(self.moves, start=1):
             try:
-                position.play(text)
+                # By its steps where the record has them: the very move played, whatever its
+                # notation says today.  (A version 1 record names it by notation, which the
+                # position refuses when it names several moves: never a different game.)
+                if self.steps is None:
+                    position.play(text)
+                    continue
+                steps = self.steps[ply - 1]
+                position.play(steps)
+                if position.history_notation[-1] != text:
+                    # The steps and the notation disagree: the record was edited, or the
+                    # game's notation changed. Neither is taken on trust.
+                    raise IllegalMoveError(f"its steps {'-'.join(steps)!r} are now the move "
+                                           f"{position.history_notation[-1]!r}, not {text!r}")
             except NomvError as exc:  # an illegal move, or the script failed on the way
                 changed = ""
                 if self.script_sha256 and self.script_sha256 != game.sha256:

@@ -116,6 +116,11 @@ class HostRuntime:
                              hook=request, kind="memory") from None
         except self._errors as exc:  # only reachable through a bug in host.lua
             raise ScriptError(f"internal error: {exc}", self.path, hook=request) from None
+        except UnicodeDecodeError as exc:
+            # A string the host hands on as it is (the JSON replies are cleaned in Lua): the
+            # script's bytes are not UTF-8 (an encoded surrogate, say).
+            raise ScriptError(f"{request} returned text that is not valid UTF-8 (byte {exc.object[exc.start]:#04x} "
+                              f"at offset {exc.start})", self.path, hook=request) from None
         if not isinstance(reply, tuple):
             reply = (reply,)
         ok, *values = reply

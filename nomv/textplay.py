@@ -8,7 +8,10 @@ them in several.
 from __future__ import annotations
 
 import random
-from typing import Callable, TextIO
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Callable, TextIO
 
 from .ai import make_agent, parse_players
 from .errors import NomvError
@@ -16,6 +19,7 @@ from .game import Position
 from .gui import i18n
 from .gui.i18n import _
 from .gui.labels import describe_outcome, game_title, player_name
+from .gui.table import replaced_dir
 from .record import Record
 from .scenetext import scene_text
 
@@ -27,6 +31,7 @@ def help_text() -> str:
         "  undo         " + _("take back your last move (and the computer's reply)"),
         "  redo         " + _("play again a move taken back"),
         "  save FILE    " + _("save the game record"),
+        "  resume       " + _("go on with the unfinished game autosaved earlier (when one is offered)"),
         "  help         " + _("this text"),
         "  quit         " + _("stop (save first with 'save FILE' to keep the game)")])
 
@@ -37,7 +42,13 @@ def parse_seats(text: str | None, players: int) -> list[str]:
 
 
 def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None = None,
-              out: TextIO | None = None, rng: random.Random | None = None, lang: str | None = None) -> int:
+              out: TextIO | None = None, rng: random.Random | None = None, lang: str | None = None,
+              autosave: Path | None = None, resume: Record | None = None) -> int:
+    """Plays in the terminal until the game ends or the player quits.
+
+    ``autosave``: a file the game is saved to after every change (the window's autosave, so
+    either front end resumes it).  ``resume``: an unfinished game found there, offered with
+    the ``resume`` command until the first move of this one."""
     import sys
     if lang is not None or not i18n.configured:
         i18n.setup(lang)
@@ -54,39 +65,76 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
 
     def picture(player: int | None) -> str:
         """The position as text: the game's own text() with the scene's status under it, or a
-        picture of the scene; in the player's language where the script gives several."""
+        picture of the scene; in the player's language where the script gives several.  When
+        the script's text() fails, the picture of the scene stands in (the error is shown)."""
         try:
             scene = pos.scene(player=player)
         except NomvError:
             scene = {}
         if "text" in game.hooks:
             status = i18n.localized(scene.get("status"))
-            return pos.text(player) + ("\n" + status if status else "")
-        return scene_text(scene, i18n.language) or pos.text(player)
+            try:
+                return pos.text(player) + ("\n" + status if status else "")
+            except NomvError as exc:
+                say(_("The script failed: {error}").format(error=exc))
+        return scene_text(scene, i18n.language) or (pos.text(player) if "text" not in game.hooks else "")
+
+    def save_autosave() -> None:
+        nonlocal resume
+        if autosave is None:
+            return
+        try:
+            if resume is not None and autosave.is_file():
+                # The unfinished game offered is replaced by this one: kept, as the window does.
+                keep = replaced_dir(autosave) / f"{time.strftime('%Y%m%d-%H%M%S')}-{resume.game}.json"
+                keep.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(autosave, keep)
+                resume = None
+            autosave.parent.mkdir(parents=True, exist_ok=True)
+            Record.from_position(pos, players=seats).save(autosave)
+        except (OSError, NomvError) as exc:
+            say(_("Autosave failed: {error}").format(error=exc))
 
     seated = ", ".join(f"{name(p + 1)} ({s})" for p, s in enumerate(seats))
     say(_("{title}: {players}. Type 'help' for commands.").format(title=game_title(game), players=seated))
+    if resume is not None:
+        say(_("An unfinished game of {game} ({moves}) was autosaved.").format(
+            game=resume.game, moves=len(resume.moves)) + " " + _("Type 'resume' to go on with it."))
     shown: object = -1
-    agents = {}   # computer seats, kept for the whole game (their search trees carry over)
+    agents: dict[int, Any] = {}   # computer seats, kept for the whole game (their search trees carry over)
     failed = -1   # the ply at which a computer player failed: the people decide what next
+    broken = -1   # the ply at which the script failed: the game stays, the player decides
     humans = [p for p in range(1, pos.players + 1) if seats[p - 1] == "human"]
     hidden = "view" in game.hooks
     viewer = humans[0] if humans else None
+    saved = list(pos.history_notation)   # the moves autosaved last (a new game: not yet)
     while True:
-        outcome = pos.outcome()
-        player = pos.to_move
-        if hidden and outcome is None and player in humans:
-            viewer = player
-        if shown != (pos.ply, viewer):
-            say()
-            # Hidden information (Knownads' targets): show what the person at the keyboard may
-            # see; everything once the game is over.
-            say(picture(viewer if hidden and outcome is None and viewer else None))
-            shown = (pos.ply, viewer)
+        if list(pos.history_notation) != saved:
+            save_autosave()
+            saved = list(pos.history_notation)
+        try:
+            outcome = pos.outcome()
+            player = pos.to_move
+            if hidden and outcome is None and player in humans:
+                viewer = player
+            if shown != (pos.ply, viewer):
+                say()
+                # Hidden information (Knownads' targets): show what the person at the keyboard
+                # may see; everything once the game is over.
+                say(picture(viewer if hidden and outcome is None and viewer else None))
+                shown = (pos.ply, viewer)
+        except NomvError as exc:
+            # A script error (or a time limit) in result, to_move or text: the game stays;
+            # undo goes back to before the move that led here.
+            outcome, player = None, None
+            if broken != pos.ply:
+                broken = pos.ply
+                say(_("The script failed: {error}").format(error=exc))
+                say(_("The game is kept: type 'undo', 'save FILE' or 'quit'."))
         if outcome is not None:
             say("\n" + _("Game over: {result}").format(result=describe_outcome(game, outcome)))
             return 0
-        if seats[player - 1] != "human" and failed != pos.ply:
+        if player is not None and seats[player - 1] != "human" and failed != pos.ply:
             try:
                 if player not in agents:
                     agents[player] = make_agent(seats[player - 1], rng.randrange(2**31))
@@ -106,7 +154,7 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 say(_("{name} plays {move}").format(name=name(player), move=text))
             continue
         try:
-            line = read(f"{name(player)}> ").strip()
+            line = read(f"{name(player)}> " if player is not None else "> ").strip()
         except EOFError:
             say()
             return 0
@@ -118,6 +166,17 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 return 0
             elif word == "help":
                 say(help_text())
+            elif word == "resume" and resume is not None:
+                record = resume
+                pos = record.replay(runtime=game.runtime, where="the autosave", limits=game.limits)
+                game = pos.game
+                seats = parse_seats(",".join(record.players or []) or None, pos.players)
+                humans = [p for p in range(1, pos.players + 1) if seats[p - 1] == "human"]
+                hidden = "view" in game.hooks
+                viewer = humans[0] if humans else None
+                agents, resume, shown, failed, broken = {}, None, -1, -1, -1
+                saved = list(pos.history_notation)
+                say(_("Resumed: {title}, {moves}.").format(title=game_title(game), moves=len(pos.history_notation)))
             elif word == "moves":
                 say(" ".join(pos.notations()))
             elif word == "undo":
@@ -125,13 +184,13 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                     say(_("nothing to undo"))
                     continue
                 pos.undo()
-                while pos.ply and seats[pos.to_move - 1] != "human":
+                while pos.ply and _computer_to_move(pos, seats):
                     pos.undo()
                 shown = -1
             elif word == "redo":
                 # Undo took back the computer's replies too: bring them back with your move.
                 pos.redo()
-                while pos.can_redo and pos.to_move is not None and seats[pos.to_move - 1] != "human":
+                while pos.can_redo and _computer_to_move(pos, seats):
                     pos.redo()
             elif word == "save":
                 if not rest:
@@ -143,3 +202,13 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 pos.play(line)
         except (NomvError, OSError) as exc:
             say(f"{exc}")
+
+
+def _computer_to_move(pos: Position, seats: list[str]) -> bool:
+    """Whether a computer seat is to move (False where the script cannot tell: the person
+    decides what to do there)."""
+    try:
+        p = pos.to_move
+    except NomvError:
+        return False
+    return p is not None and seats[p - 1] != "human"

@@ -139,7 +139,7 @@ def test_a_script_that_is_not_utf8_is_named_so_not_an_internal_error(tmp_path, c
     path.write_bytes("-- a game\n-- caf\xe9 \n return {}\n".encode("latin-1"))
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr()
-    assert f"{path}:2: error[E100]: the script is not UTF-8 text: byte 0xe9" in out.out
+    assert f"{path}:2: error[E100]: cannot read the script: not UTF-8 text: byte 0xe9" in out.out
     assert "internal error" not in out.out + out.err
 
 

@@ -63,6 +63,10 @@ def drive(pos: nomv.Position) -> None:
     pos.to_move
     pos.notations()
     pos.state()
+    try:
+        pos.parse("no such move")   # the game's parse, with its reason for refusing
+    except nomv.IllegalMoveError:
+        pass
     pos.play(pos.legal_moves[0])
     pos.outcome()
     pos.legal_moves

@@ -92,7 +92,7 @@ def test_unreadable_files(tmp_path):
         nomv.Record.load(tmp_path / "missing.json")
     binary = tmp_path / "bin.json"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(nomv.RecordError, match="not a text file"):
+    with pytest.raises(nomv.RecordError, match="not UTF-8 text"):
         nomv.Record.load(binary)
 
 

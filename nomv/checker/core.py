@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..catalog import read_script
 from ..engine import Engine, runtime_name
 from ..errors import LimitError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, seed_words
@@ -122,6 +123,9 @@ class _ScriptChecker:
             pass
         except NomvError as exc:  # a path that cannot be read, an unknown runtime
             self.r.add(getattr(exc, "line", None), "E100", str(exc))
+        except Exception as exc:  # noqa: BLE001 - one script's report never hides another's
+            self.r.add(None, "E100", f"the check stopped: nomv failed on this script ({type(exc).__name__}: "
+                       f"{str(exc)[:300]}); this is a bug in nomv, please report it with the script")
         finally:
             for pool in self.pools:
                 pool.close()
@@ -132,14 +136,9 @@ class _ScriptChecker:
 
     def _run(self) -> None:
         try:
-            source = Path(self.path).read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            line = exc.object[:exc.start].count(b"\n") + 1
-            self.r.add(line, "E100", f"the script is not UTF-8 text: byte {exc.object[exc.start]:#04x} "
-                       f"at offset {exc.start} cannot be read (save the file as UTF-8)")
-            return
-        except OSError as exc:
-            self.r.add(None, "E100", f"cannot read the script: {exc.strerror or exc}")
+            source = read_script(self.path)
+        except ScriptError as exc:
+            self.r.add(exc.line, "E100", f"cannot read the script: {exc.message}")
             return
         check_forbidden(self.r, source)
         try:
@@ -328,13 +327,10 @@ class _ScriptChecker:
             except ScriptError as exc:
                 self.script_error(exc, here)
                 return False
-            if p is None:
-                r.add(self.line("to_move", "setup"), "E063", "the player to move is nil while the game runs "
-                      f"(state.to_move is not set, and there is no to_move function) ({here})")
-                return False
             # The costly checks run at the first plies, then at every 10th (big boards have
             # thousands of moves and hundreds of scene items).
             full = ply < 4 or ply % 10 == 0
+            moves = []   # this ply's list, when it is asked for (else the move is named by number)
             trace(True)
             try:
                 if full:
@@ -376,7 +372,7 @@ class _ScriptChecker:
             try:
                 new = engine.play(state, index)
             except ScriptError as exc:
-                self.script_error(exc, f"{here}, playing {moves[index]}")
+                self.script_error(exc, f"{here}, playing {_name(moves, index, count)}")
                 return False
             trace(False)
             try:
@@ -385,7 +381,7 @@ class _ScriptChecker:
                 after = None
             if after != before:
                 r.add(self.line("play"), "E060", f"play changed the state it was given"
-                      f"{_first_difference(before, after)} (playing {moves[index]}, {here}); "
+                      f"{_first_difference(before, after)} (playing {_name(moves, index, count)}, {here}); "
                       "copy what you change: nomv.copy(s.board), nomv.shallow(s)")
             try:
                 before = engine.dump(new)
@@ -631,7 +627,7 @@ class _ScriptChecker:
                         "lost": stats.lost, "unfinished": stats.unfinished}
 
     def _coverage(self, cov: dict) -> None:
-        source_lines = Path(self.path).read_text(encoding="utf-8").split("\n")
+        source_lines = read_script(self.path).split("\n")
         ran = set(cov["ran"])
         active = [l for l in cov["active"] if not _trivial(source_lines, l)]
         ranges = line_ranges(active, ran)
@@ -641,6 +637,11 @@ class _ScriptChecker:
             self.r.add(a, "W110", f"{text} never ran in the random games")
         self.r.coverage = {"active": len(active), "covered": len([l for l in active if l in ran]),
                            "ranges": [[a, b] for a, b in ranges]}
+
+
+def _name(moves: list[Move], index: int, count: int) -> str:
+    """The move played, by its steps when this ply's list was asked for, else by its number."""
+    return str(moves[index]) if len(moves) == count else f"move {index + 1} of {count}"
 
 
 def _trivial(lines: list[str], line: int) -> bool:

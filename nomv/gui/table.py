@@ -660,7 +660,7 @@ class Table:
         """Loads the script again and replays the moves; on failure keeps the game on screen."""
         path = self.game.path
         try:
-            source = Path(path).read_text(encoding="utf-8")
+            source = catalog.read_script(path)
             game = Game(source, path, self.game.runtime, self.game.origin, limits=self.game.limits)
             pos = Record.from_position(self.pos, players=self.seats).replay(game=game, where=path)
         except NomvError as exc:

@@ -49,8 +49,10 @@ class Timeline:
             return pos.scene(player=player)
         key = (self._ply_key(pos, ply), player)
         if key not in self._scenes:
-            if len(self._scenes) > 64:
-                self._scenes.clear()
+            # A few: the last move's marks need the one before, browsing the move list one at
+            # a time (a scene may hold 20,000 items: kept for every ply, memory would grow).
+            if len(self._scenes) >= 8:
+                self._scenes.pop(next(iter(self._scenes)))
             self._scenes[key] = self.at(pos, ply).scene(player=player)
         return self._scenes[key]
 

@@ -43,11 +43,13 @@ _colour_cache: dict[Any, tuple | None] = {}
 
 def colour(value: Any, default: tuple | None = None) -> tuple | None:
     """A scene colour ("#rrggbb", "#rrggbbaa", a name) as an (r, g, b, a) tuple, or None."""
-    if value is None:
-        return default
-    key = value if isinstance(value, str) else repr(value)
+    if not isinstance(value, str):
+        return default   # (nomv check reports it; no repr of what may be a huge table, every frame)
+    key = value
     if key in _colour_cache:
         return _colour_cache[key]
+    if len(_colour_cache) >= 1024:   # a script may make a new colour every ply: the cache stays small
+        _colour_cache.clear()
     out: tuple | None = default
     if isinstance(value, str):
         v = value.strip().lower()

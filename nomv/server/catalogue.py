@@ -15,6 +15,7 @@ from typing import Callable
 import sqlalchemy as sa
 
 from .. import catalog
+from ..errors import ScriptError
 from ..options import suggestion
 from .engines import Script
 from .errors import NotFound
@@ -54,8 +55,8 @@ class Catalogue:
         files = {}
         for found in catalog.all_games():
             try:
-                source = found.path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                source = catalog.read_script(found.path)
+            except ScriptError:
                 continue
             origin = "bundled" if found.origin == "bundled" else "server"
             sha = hashlib.sha256(source.encode("utf-8")).hexdigest()

@@ -410,9 +410,11 @@ class Engines:
                 raise script_failed(exc, "to set up the game") from None
         return self._run(sha256, work)
 
-    def replay(self, sha256: str, options: dict, seed: int, notations: list[str]) -> dict:
+    def replay(self, sha256: str, options: dict, seed: int, notations: list[str],
+               steps: list[list[str]] | None = None) -> dict:
         """Replays a record's moves: {"options", "players", "moves": [(steps, notation, seat)]},
-        or Invalid naming the move that cannot be played."""
+        or Invalid naming the move that cannot be played.  With ``steps`` (a version 2 record),
+        each move is played by its steps and must still be written as recorded."""
         def work(loaded: _Loaded) -> dict:
             game = loaded.load()
             try:
@@ -425,7 +427,10 @@ class Engines:
             for number, text in enumerate(notations, start=1):
                 try:
                     seat = pos.to_move
-                    move = pos.play(text)
+                    move = pos.play(text if steps is None else steps[number - 1])
+                    if steps is not None and pos.history_notation[-1] != text:
+                        raise IllegalMoveError(f"its steps {'-'.join(steps[number - 1])!r} are now the move "
+                                               f"{pos.history_notation[-1]!r}, not {text!r}")
                 except IllegalMoveError as exc:
                     raise Invalid(f"move {number} ({text[:60]!r}) of the record cannot be played: {exc}") from None
                 except ScriptError as exc:

@@ -390,7 +390,7 @@ class Matches:
         name = (entry.info or {}).get("name")
         if name is not None and name != rec.game:
             raise Invalid(f"this record is a game of {rec.game!r}, not of {entry.name!r} ({name!r})")
-        replay = self.engines.replay(entry.sha256, rec.options, rec.seed, rec.moves)
+        replay = self.engines.replay(entry.sha256, rec.options, rec.seed, rec.moves, rec.steps)
         key = MatchKey(-secrets.randbits(40) - 1, entry.sha256, replay["options"], rec.seed, -1)
         match_seats = self._seats(seat_list, replay["players"], user)
         played = replay["moves"]
@@ -839,7 +839,7 @@ class Matches:
         outcome = m.row.outcome or {}
         rec = Record(name, entry.name if entry.origin != "upload" else name, dict(m.row.options),
                      int(m.row.seed), [mv.notation for mv in m.moves], m.row.script_sha256,
-                     players, outcome.get("text"))
+                     players, outcome.get("text"), [list(mv.steps) for mv in m.moves])
         return rec.to_text()
 
     # -- computer players ------------------------------------------------------------------------

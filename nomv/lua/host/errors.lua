@@ -6,8 +6,8 @@
 -- name the mistake without reading the message.
 local H, P = ...
 
-local type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal =
-      type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal
+local type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal, next, getmetatable =
+      type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal, next, getmetatable
 local unpack = table.unpack or unpack
 local format, ssub, smatch = string.format, string.sub, string.match
 local getinfo, traceback = debug.getinfo, debug.traceback
@@ -74,6 +74,32 @@ end
 -- An error that the host reports as a broken contract (not an error raised in the script),
 -- with the checker's code for it.
 function P.contract(code, msg) error({plain = msg, code = code}, 0) end
+local contract = P.contract
+
+-- A text the host hands on to a front end (a result's reason, a scene's status, a label): nil,
+-- a string of at most MAX_LABEL characters, or a table of languages ({en = "Red", it = "Rosso"})
+-- of such strings; with `numbers`, a number too.  Anything else (a table of tables, a huge
+-- table, a function) is the script's mistake: the window would choke on it every frame.
+local MAX_LABEL, LANGUAGES = P.MAX_LABEL, 32
+function P.check_text(v, what, code, numbers)
+  local t = type(v)
+  if v == nil or (numbers and t == "number") then return end
+  if t == "string" then
+    if #v > MAX_LABEL then contract(code, format("%s is %d characters long; at most %d", what, #v, MAX_LABEL)) end
+    return
+  end
+  if t == "table" and getmetatable(v) == nil then
+    local n = 0
+    for k, x in next, v do
+      n = n + 1
+      if type(k) ~= "string" or #k < 2 or #k > 8 or type(x) ~= "string" or n > LANGUAGES then n = -1; break end
+      if #x > MAX_LABEL then contract(code, format("%s (%s) is %d characters long; at most %d", what, k, #x, MAX_LABEL)) end
+    end
+    if n > 0 then return end
+  end
+  contract(code, format("%s must be a string, or a table of languages such as {en = \"Red\", it = \"Rosso\"}, not %s",
+                        what, t == "table" and "a table of something else" or P.describe(v)))
+end
 
 local function handler(e)
   if rawequal(e, LIMIT) then

@@ -21,6 +21,11 @@ local function utf8_clean(s)
     for k = i + 1, i + len - 1 do
       if ok then local b = sbyte(s, k); ok = b >= 0x80 and b <= 0xBF end
     end
+    if ok and len >= 3 then
+      -- the second byte's range that is neither too long a form nor a UTF-16 surrogate (ED A0..BF)
+      local b = sbyte(s, i + 1)
+      ok = not ((c == 0xE0 and b < 0xA0) or (c == 0xED and b > 0x9F) or (c == 0xF0 and b < 0x90) or (c == 0xF4 and b > 0x8F))
+    end
     if ok then out[#out + 1] = ssub(s, i, i + len - 1); i = i + len
     else out[#out + 1] = "?"; i = i + 1 end
   end

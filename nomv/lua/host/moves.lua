@@ -127,6 +127,12 @@ function P.notation_of(state, mv)
   if #text > P.MAX_LABEL then
     contract("E080", format("notation returned %d characters; at most %d", #text, P.MAX_LABEL))
   end
+  -- A record names each move by its notation, read back from a line of text: blanks at either
+  -- end are lost there, and a control character breaks the line.
+  if sfind(text, "^%s") or sfind(text, "%s$") or sfind(text, "%c") then
+    contract("E080", format("notation must not begin or end with a space or hold control characters "
+                            .. "(a saved game could not name the move), got %s", describe(text)))
+  end
   return text
 end
 

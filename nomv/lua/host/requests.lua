@@ -75,8 +75,16 @@ function H.result(state, np)
   end)
 end
 
+-- Asked only while the game runs (result gave no result), so nil is a broken contract here.
 function H.to_move(state, np)
-  return guarded("to_move", function() return P.checked_mover(state, np) end)
+  return guarded("to_move", function()
+    local p = P.checked_mover(state, np)
+    if p == nil then
+      contract("E063", G.to_move and "to_move returned nil while the game runs (result returned no result)"
+        or "the player to move is nil while the game runs (state.to_move is not set, and there is no to_move function)")
+    end
+    return p
+  end)
 end
 
 function H.notations(state)
@@ -93,7 +101,14 @@ function H.parse(state, text)
   if type(G.parse) ~= "function" then return true, nil end
   return guarded("parse", function()
     local mv, why = G.parse(state, text)
-    if mv == nil then return nil, why and short_message(tostring(why)) or nil end
+    if mv == nil then
+      if why == nil or why == false then return nil end
+      why = tostring(why)   -- (LuaJIT hands on whatever a __tostring returns)
+      if type(why) ~= "string" then
+        contract("E080", "parse must give its reason as text (a string), or nothing")
+      end
+      return nil, short_message(why)
+    end
     if type(mv) ~= "table" then contract("E080", format("parse must return a move (a list of steps) or nil, got %s", describe(mv))) end
     local _, i = P.legal_move_named(state, mv)
     return i     -- nil: the game read the text, but the move is not legal: the host says which are

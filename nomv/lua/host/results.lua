@@ -3,7 +3,7 @@ local H, P = ...
 
 local type, floor = type, math.floor
 local format = string.format
-local contract, describe, MAX_LABEL = P.contract, P.describe, P.MAX_LABEL
+local contract, describe = P.contract, P.describe
 
 -- A function of its own, not a closure inside rank(): LuaJIT cannot compile the creation of a
 -- closure, and rank() runs at the end of every random playout.
@@ -66,9 +66,7 @@ function P.outcome(res, np)
   local ranks = {}
   local winner, firsts = rank(res, np, ranks)
   -- shared: several players tie for first (a draw); no one first at all means everyone lost.
-  if type(res.reason) == "string" and #res.reason > MAX_LABEL then
-    contract("E053", format("result: reason is %d characters long; at most %d", #res.reason, MAX_LABEL))
-  end
+  P.check_text(res.reason, "result: reason", "E053")
   return {winner = winner, ranks = ranks, scores = res.scores, reason = res.reason,
           shared = firsts > 1 or nil}
 end

@@ -117,7 +117,7 @@ end
 function P.make_env(nomv)
   local forbidden, members = P.schema.forbidden, P.schema.members
   local string_safe = safe_library(string, "string", members.string or {})
-  local env = {
+  local globals = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
     select = select, tonumber = tonumber, tostring = tostring, type = type,
     unpack = unpack, rawequal = rawequal, rawget = rawget, print = script_print,
@@ -144,27 +144,36 @@ function P.make_env(nomv)
     table = safe_library(table, "table", members.table or {}, {unpack = unpack}),
     nomv = nomv,
   }
-  env._G = env
+  -- The script's environment is an empty table that reads through to `globals`: every
+  -- assignment to a global, even of a name that exists (pcall = nil), goes through __newindex,
+  -- which refuses it once the script has loaded.  (A raw field of env itself could be
+  -- reassigned without any metamethod.)  Reads cost one table hop, which LuaJIT compiles.
+  local env = {}
+  globals._G = env
   -- Strings index the safe string table, so ("x"):dump() is refused like string.dump.
   local smt = getmetatable("")
   smt.__index = string_safe
   smt.__metatable = false
   local loading = true
   local names = {}
-  for k in pairs(env) do names[#names + 1] = k end
+  for k in pairs(globals) do names[#names + 1] = k end
   tsort(names)
-  setmetatable(env, {
+  setmetatable(globals, {
     __index = function(_, k)
       if forbidden[k] then error(forbidden[k], 2) end
       error(format("undefined variable '%s'%s", tostring(k), suggest(tostring(k), names)), 2)
     end,
-    __newindex = function(t, k, v)
+    __metatable = false,
+  })
+  setmetatable(env, {
+    __index = globals,
+    __newindex = function(_, k, v)
       if not loading then
         error(format("cannot set global '%s' after loading: keep game data in the state", tostring(k)), 2)
       end
-      if forbidden[k] or k == "nomv" then error(format("cannot redefine '%s'", tostring(k)), 2) end
+      if forbidden[k] or k == "nomv" or k == "_G" then error(format("cannot redefine '%s'", tostring(k)), 2) end
       names[#names + 1] = k
-      rawset(t, k, v)
+      rawset(globals, k, v)
     end,
     __metatable = false,
   })

@@ -2,11 +2,11 @@
 -- checked so that the window can always turn it into pixels.
 local H, P = ...
 
-local type, rawget, ipairs = type, rawget, ipairs
+local type, rawget, ipairs, next, getmetatable = type, rawget, ipairs, next, getmetatable
 local huge, abs = math.huge, math.abs
 local format = string.format
-local contract, describe = P.contract, P.describe
-local MAX_SCENE_ITEMS, MAX_SCENE_NUMBER, MAX_LABEL = P.MAX_SCENE_ITEMS, P.MAX_SCENE_NUMBER, P.MAX_LABEL
+local contract, describe, check_text = P.contract, P.describe, P.check_text
+local MAX_SCENE_ITEMS, MAX_SCENE_NUMBER, MAX_STEP = P.MAX_SCENE_ITEMS, P.MAX_SCENE_NUMBER, P.MAX_STEP
 
 local G
 P.on_game(function(game) G = game end)
@@ -39,17 +39,16 @@ local function scene_number(v, i, key)
   end
 end
 
-local function scene_text(v, i, key)
-  if type(v) == "string" and #v > MAX_LABEL then
-    contract("E091", format("scene item %d: %s is %d characters long; at most %d", i, key, #v, MAX_LABEL))
-  end
-end
-
 local function check_scene_item(item, i)
   if type(item) ~= "table" then return end  -- the window skips it; nomv check reports it
   for _, key in ipairs(SCENE_NUMBERS) do scene_number(rawget(item, key), i, key) end
-  scene_text(rawget(item, "text"), i, "text")
-  scene_text(rawget(item, "label"), i, "label")
+  check_text(rawget(item, "text"), format("scene item %d: text", i), "E091", true)
+  check_text(rawget(item, "label"), format("scene item %d: label", i), "E091", true)
+  local id = rawget(item, "id")
+  if id ~= nil and (type(id) ~= "string" or #id > MAX_STEP) then
+    contract("E091", format("scene item %d: id must be a string of at most %d characters (a step's id), got %s",
+                            i, MAX_STEP, describe(id)))
+  end
   local pts = rawget(item, "points")
   if type(pts) == "table" then
     for k = 1, #pts do scene_number(rawget(pts, k), i, "points[" .. k .. "]") end
@@ -65,8 +64,27 @@ function P.checked_scene(state)
   end
   local items = {}
   for i = 1, #sc do items[i] = sc[i]; check_scene_item(sc[i], i) end
-  if type(sc.status) == "string" and #sc.status > MAX_LABEL then
-    contract("E091", format("scene status is %d characters long; at most %d", #sc.status, MAX_LABEL))
+  local status, bounds = rawget(sc, "status"), rawget(sc, "bounds")
+  check_text(status, "the scene's status", "E091")
+  if bounds ~= nil then
+    -- four finite numbers, and nothing else: the window keeps and scales them every frame
+    local ok = type(bounds) == "table" and getmetatable(bounds) == nil and #bounds == 4
+    if ok then
+      local n = 0
+      for _ in next, bounds do n = n + 1 end
+      ok = n == 4
+      for k = 1, 4 do
+        local v = rawget(bounds, k)
+        ok = ok and type(v) == "number" and v == v and abs(v) <= MAX_SCENE_NUMBER
+      end
+      ok = ok and bounds[1] < bounds[3] and bounds[2] < bounds[4]
+    end
+    if not ok then
+      contract("E091", format("the scene's bounds must be {x0, y0, x1, y1}: four numbers within -%d..%d, "
+                              .. "x0 < x1 and y0 < y1, got %s", MAX_SCENE_NUMBER, MAX_SCENE_NUMBER,
+                              type(bounds) == "table" and "a table of something else" or describe(bounds)))
+    end
+    bounds = {bounds[1], bounds[2], bounds[3], bounds[4]}
   end
-  return {items = items, bounds = sc.bounds, status = sc.status}
+  return {items = items, bounds = bounds, status = status}
 end

@@ -1,0 +1,23 @@
+-- A reason that is a table of tables: the window raised every frame drawing it.
+-- expect: result: reason must be a string, or a table of languages
+-- hook: result
+-- line: 16
+return {
+  name = "hostile",
+  setup = function(opts, rng)
+    return {n = 0, to_move = 1}
+  end,
+  moves = function(s)
+    return {{"a"}, {"b"}}
+  end,
+  play = function(s, m, rng)
+    return {n = s.n + 1, to_move = 1}
+  end,
+  result = function(s)
+    if s.n >= 1 then return {winner = 1, reason = {{}, {}}} end
+  end,
+  scene = function(s)
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"},
+            {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}

@@ -1,0 +1,233 @@
+"""Issue 20's second red-team round, through the front ends: the checker, `nomv list`, text play,
+the window and records.  (Each attack script is also in the corpus, tests/scripts/hostile/,
+where tests/test_hostile.py runs it through the API and `nomv check` under both runtimes.)"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import nomv
+from nomv.checker import check
+from nomv.checker import core as checker_core
+from nomv.cli import main
+
+HOSTILE = Path(__file__).parent / "scripts" / "hostile"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- 1. each script's report stands on its own ---------------------------------------------------
+
+def test_a_script_that_breaks_the_checker_does_not_hide_the_others(monkeypatch, lua):
+    # Whatever goes wrong in the checker on one script (here a stand-in for a bug of nomv's
+    # own), the other scripts on the command line get their full reports.
+    broken = HOSTILE / "players_names_number.lua"
+    real = checker_core._ScriptChecker._run
+
+    def failing_on_one(self):
+        if self.path == str(HOSTILE / "checker_stale_move_list.lua"):
+            raise KeyError("a bug of nomv's")
+        return real(self)
+
+    monkeypatch.setattr(checker_core._ScriptChecker, "_run", failing_on_one)
+    report = check([HOSTILE / "checker_stale_move_list.lua", broken, "games/nibble.lua"], runtime=lua,
+                   playouts=1, stats_games=0, coverage=False, extremes=False)
+    first, second, third = (" ".join(d.message for d in r.diagnostics) for r in report.scripts)
+    assert "nomv failed on this script (KeyError" in first
+    assert "players.names must be a list" in second
+    assert not report.scripts[2].errors and report.scripts[2].games >= 1
+
+
+def test_the_checker_names_a_move_it_only_counted(lua):
+    report = check(HOSTILE / "checker_stale_move_list.lua", runtime=lua, playouts=1, stats_games=0,
+                   coverage=False, extremes=False)
+    assert "play breaks at ply 5 (defaults, seed 0, ply 5, playing move" in report.format()
+    assert re.search(r"playing move \d of 6\)", report.format()), report.format()
+
+
+# -- 2. a malformed game table is the script's error, at its line; `nomv list` goes on -----------
+
+def test_nomv_list_lists_the_good_games_beside_a_malformed_one(capsys, tmp_path, monkeypatch):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for name in ("players_names_number", "players_colours_keys", "option_choices_superscript"):
+        (folder / f"{name}.lua").write_bytes((HOSTILE / f"{name}.lua").read_bytes())
+    monkeypatch.setenv("NOMV_PATH", str(folder))
+    code, out, err = run(capsys, "list")
+    assert code == 0 and not err
+    assert re.search(r"^trinim +Trinim", out, re.M)
+    assert re.search(r"^players_names_number +\(path\) cannot be loaded: .*players_names_number.lua:7: "
+                     r"players.names must be a list", out, re.M), out
+    assert "option_choices_superscript.lua:8: options.size.choices must be a list of values, but it has the key '²'" in out
+
+
+# -- 3. a whole number as a float is a player; nil or a fraction is the script's error ----------
+
+FLOAT_MOVER = (HOSTILE / "to_move_fraction.lua").read_text(encoding="utf-8").replace("return 1.5", "return 2.0 - s.n % 2")
+
+
+def test_a_player_given_as_a_float_plays_through_every_front_end(tmp_path, capsys):
+    path = tmp_path / "float_mover.lua"
+    path.write_text(FLOAT_MOVER, encoding="utf-8")
+    for runtime in ("jit", "5.4"):
+        with nomv.Game.load(str(path), runtime=runtime) as game:
+            pos = game.start(seed=1)
+            assert pos.to_move == 2 and isinstance(pos.to_move, int)
+            pos.play("a")
+            assert pos.to_move == 1
+        report = check(path, runtime=runtime, playouts=1, stats_games=0, coverage=False, extremes=False)
+        assert not report.errors, report.format()
+        assert run(capsys, "render", str(path), "--lua", runtime, "--panel", "--out", str(tmp_path / "f.png"))[0] == 0
+    from nomv.textplay import play_text
+    import io
+    out = io.StringIO()
+    answers = iter(["a", "b", "a"])
+    assert play_text(nomv.Game.load(str(path)).start(seed=1), ["human", "human"],
+                     read=lambda prompt: next(answers), out=out) == 0
+    assert "Game over" in out.getvalue()
+
+
+# -- 4. a script error in result, to_move or text: the game is kept, shown, undone, saved -------
+
+BRITTLE = '''return {
+  name = "brittle",
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s) return {{"a"}, {"b"}} end,
+  play = function(s, m, rng) return {n = s.n + 1, to_move = 1, bad = m[1] == "b"} end,
+  result = function(s)
+    if s.bad then error("result breaks after b") end
+    if s.n >= 3 then return {winner = 1} end
+  end,
+  text = function(s) return "moves played: " .. s.n end,
+  scene = function(s)
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"}, {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}
+'''
+
+
+@pytest.fixture
+def brittle(tmp_path):
+    path = tmp_path / "brittle.lua"
+    path.write_text(BRITTLE, encoding="utf-8")
+    return path
+
+
+def test_text_play_keeps_the_game_after_a_script_error_and_autosaves_it(brittle, tmp_path):
+    import io
+    from nomv.textplay import play_text
+    autosave = tmp_path / "data" / "autosave.json"
+    out = io.StringIO()
+    answers = iter(["a", "b", "moves", "save " + str(tmp_path / "kept.json"), "undo", "a", "a"])
+    pos = nomv.Game.load(str(brittle)).start(seed=1)
+    assert play_text(pos, ["human", "human"], read=lambda prompt: next(answers), out=out, autosave=autosave) == 0
+    text = out.getvalue()
+    assert "The script failed: " in text and "result breaks after b (in result)" in text
+    assert "The game is kept: type 'undo', 'save FILE' or 'quit'." in text
+    assert "Game over: Player 1 wins" in text
+    # the game saved while the script failed holds both moves, and is not taken for finished
+    kept = nomv.Record.load(tmp_path / "kept.json")
+    assert kept.moves == ["a", "b"] and kept.result is None
+    # the autosave followed every move, to the end
+    assert nomv.Record.load(autosave).moves == ["a", "a", "a"]
+
+
+def test_text_play_offers_the_autosaved_game_and_keeps_it_when_replaced(brittle, tmp_path):
+    import io
+    from nomv.gui.table import pending_autosave
+    from nomv.textplay import play_text
+    autosave = tmp_path / "data" / "autosave.json"
+    game = nomv.Game.load(str(brittle))
+    answers = iter(["a", "quit"])
+    play_text(game.start(seed=1), ["human", "human"], read=lambda p: next(answers), out=io.StringIO(), autosave=autosave)
+    offered = pending_autosave(autosave)
+    assert offered is not None and offered.moves == ["a"]
+    # resumed: the game goes on from its move
+    out = io.StringIO()
+    answers = iter(["resume", "a", "a"])
+    play_text(game.start(seed=2), ["human", "human"], read=lambda p: next(answers), out=out,
+              autosave=autosave, resume=offered)
+    assert "An unfinished game of brittle (1) was autosaved." in out.getvalue()
+    assert "Game over" in out.getvalue() and nomv.Record.load(autosave).moves == ["a", "a", "a"]
+    # not resumed: the first move of the new game replaces it, and the old one is kept
+    answers = iter(["a", "quit"])
+    play_text(game.start(seed=3), ["human", "human"], read=lambda p: next(answers), out=io.StringIO(),
+              autosave=autosave, resume=nomv.Record.load(autosave))
+    kept = list((autosave.parent / "replaced").glob("*.json"))
+    assert len(kept) == 1 and nomv.Record.load(kept[0]).moves == ["a", "a", "a"]
+
+
+def test_the_window_shows_a_script_error_keeps_the_game_and_undoes_it(brittle, tmp_path):
+    from nomv.gui.app import App
+    game = nomv.Game.load(str(brittle))
+    app = App(game.start(seed=1), ["human", "human"], size=(900, 600), autosave=tmp_path / "auto.json",
+              watch=False, ai_delay=0)
+    try:
+        app.step()
+        table = app.table
+        table.play_index([m.steps for m in table.input.moves].index(("b",)))
+        for _ in range(3):
+            app.step()
+        assert table.error and "result breaks after b" in table.error
+        shown = " ".join(text for _rect, text in app.painter.ink.drawn)
+        assert "result breaks after b" in shown
+        assert table.pos.ply == 1
+        assert nomv.Record.load(tmp_path / "auto.json").moves == ["b"]   # saved, not lost
+        table.undo()
+        app.step()
+        assert table.pos.ply == 0 and not table.error and len(table.input.moves) == 2
+    finally:
+        app.close()
+
+
+# -- 7. the window's memory stays bounded over plies --------------------------------------------
+
+HEAVY = '''return {
+  name = "heavy",
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s) return {{"a"}, {"b"}} end,
+  play = function(s, m, rng) return {n = s.n + 1, to_move = 1} end,
+  result = function(s) if s.n >= 500 then return {winner = 1} end end,
+  scene = function(s)
+    -- 1,000 items, in a colour of their own at every ply, the bounds a new table each time
+    local items, fill = {}, string.format("#%06x", (s.n * 7919) % 16777216)
+    for i = 1, 1000 do items[i] = {shape = "circle", x = i % 40, y = math.floor(i / 40), r = 0.3, fill = fill} end
+    items[#items + 1] = {shape = "circle", x = 0, y = -2, r = 1, id = "a"}
+    items[#items + 1] = {shape = "circle", x = 3, y = -2, r = 1, id = "b"}
+    items.bounds = {-1, -3, 41, 41}
+    return items
+  end,
+}
+'''
+
+
+def test_the_windows_memory_does_not_grow_with_the_plies(tmp_path):
+    import gc
+    import tracemalloc
+    from nomv.gui.app import App
+    path = tmp_path / "heavy.lua"
+    path.write_text(HEAVY, encoding="utf-8")
+    app = App(nomv.Game.load(str(path)).start(seed=1), ["human"], size=(800, 600), autosave=None,
+              watch=False, ai_delay=0)
+    tracemalloc.start()
+    try:
+        def play(plies):
+            for _ in range(plies):
+                app.table.play_index(0)
+                app.step()
+            gc.collect()
+            return tracemalloc.get_traced_memory()[0]
+        early = play(12)
+        late = play(36)
+        # each ply's scene is about half a megabyte of Python objects: kept for every ply, 36
+        # plies more would add some 18 MB; bounded, the figure stays where it was
+        assert late - early < 4 * 2**20, (early, late)
+    finally:
+        tracemalloc.stop()
+        app.close()
