@@ -8,6 +8,7 @@
 --   result_hang       result() loops forever once X holds a1 and c3 and O holds b2 (not in
 --                     every game, so a playout plays a few games first)
 --   to_move_error     to_move() raises an error
+--   parse_error       parse() raises an error (a text that is no move's notation reaches it)
 
 local g = nomv.grid.square(3, 3)                   -- cells 1..9: a1 b1 c1 / a2 b2 c2 / a3 b3 c3
 local floor = math.floor
@@ -54,12 +55,13 @@ return {
   players = {min = 2, max = 2, names = NAMES, colours = FILL},
   options = {
     fault = {default = "none", choices = {"none", "moves_hang", "moves_busy", "text_hang", "text_hang_centre",
-                                          "result_hang", "to_move_error"},
+                                          "result_hang", "to_move_error", "parse_error"},
              help = "which hook misbehaves"},
   },
   variants = {moves_hang = {fault = "moves_hang"}, moves_busy = {fault = "moves_busy"},
               text_hang = {fault = "text_hang"}, text_hang_centre = {fault = "text_hang_centre"},
-              result_hang = {fault = "result_hang"}, to_move_error = {fault = "to_move_error"}},
+              result_hang = {fault = "result_hang"}, to_move_error = {fault = "to_move_error"},
+              parse_error = {fault = "parse_error"}},
 
   -- x and o: the masks of X's and O's marks.
   setup = function(opts, rng)
@@ -69,6 +71,11 @@ return {
   to_move = function(s)
     if s.fault == "to_move_error" then error("no idea whose turn") end
     return s.to_move
+  end,
+
+  parse = function(s, text)
+    if s.fault == "parse_error" then error("no parsing today") end
+    return nil                                     -- nomv's own matching of the notations
   end,
 
   moves = function(s)
