@@ -31,7 +31,7 @@ def _isolated_user_dir(tmp_path_factory, monkeypatch):
 #: process: a round trip to a worker costs ~50-300 us against ~4 us, and the rules do not depend on
 #: where the script runs.  Everything else (API, GUI, CLI, checker, records, hostile scripts) uses
 #: worker processes as users do, and tests/test_worker.py checks that both give the same games.
-IN_PROCESS = {"test_3verse", "test_nibble", "test_nipple", "test_nonads", "test_trinim", "test_plain_games",
+IN_PROCESS = {"test_every_game", "test_3verse", "test_nibble", "test_nipple", "test_nonads", "test_trinim", "test_plain_games",
               "test_classics", "test_contract", "test_library"}
 
 

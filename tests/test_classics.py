@@ -22,7 +22,7 @@ def play_all(pos, moves):
 
 
 def random_move_sample(game, pos, n, seed=1):
-    moves = game.engine.random_moves(pos._states[-1], seed_words(seed), n)
+    moves = pos.with_state(lambda engine, state: engine.random_moves(state, seed_words(seed), n))
     return [tuple(m["steps"] if isinstance(m, dict) else m) for m in moves]
 
 

@@ -152,13 +152,10 @@ def test_a_record_for_another_version_of_the_script_names_the_ply(tmp_path):
         nomv.Record.load(path).replay(where=str(path))
 
 
-def test_a_script_error_during_replay_is_a_record_error(tmp_path):
+def test_a_script_error_during_replay_is_a_record_error():
     # A record of a script whose parse hook raises: refused as a record, naming the ply.
-    path = tmp_path / "picky.lua"
-    source = nomv.catalog.find("tictactoe").path.read_text(encoding="utf-8")
-    path.write_text(source.replace("  setup = function(", "  parse = function(s, text) error('no parsing today') end,\n"
-                                   "  setup = function(", 1), encoding="utf-8")
-    record = nomv.Record("tictactoe", str(path), {}, 1, ["a1", "middle"])
+    path = Path(__file__).parent / "scripts" / "tictactoe_faults.lua"
+    record = nomv.Record("tictactoe_faults", str(path), {"fault": "parse_error"}, 1, ["a1", "middle"])
     with pytest.raises(RecordError, match=r"move 2 \('middle'\) cannot be played: .*no parsing today"):
         record.replay(where="picky.json")
 

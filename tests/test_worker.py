@@ -12,7 +12,6 @@ import nomv
 from nomv.limits import Limits
 from nomv.errors import LimitError, ScriptError
 from nomv.pool import EnginePool
-from nomv.worker import WorkerEngine
 
 
 def _wait_until_dead(pid: int) -> None:
@@ -29,66 +28,58 @@ def _wait_until_dead(pid: int) -> None:
         time.sleep(0.01)
 
 TICTACTOE = (nomv.catalog.find("tictactoe").path).read_text(encoding="utf-8")
-
-
-def variant(**hooks: str) -> str:
-    """Tic-tac-toe with some hooks replaced (each value is a Lua function expression)."""
-    source = TICTACTOE
-    for name, body in hooks.items():
-        marker = f"  {name} = function("
-        assert marker in source, name
-        source = source.replace(marker, f"  {name} = {body},\n  _old_{name} = function(", 1)
-    return source
+#: Tic-tac-toe whose variants make one hook hang, work long or fail (see the script's header).
+FAULTS = Path(__file__).parent / "scripts" / "tictactoe_faults.lua"
 
 
 def game(source: str, runtime: str = "jit", limit: float = 0.5) -> nomv.Game:
     return nomv.Game(source, "mine.lua", runtime, limits=Limits(time=limit))
 
 
+def faulty(runtime: str = "jit", limit: float = 0.5, isolate: bool | None = None) -> nomv.Game:
+    return nomv.Game.load(FAULTS, runtime, limits=Limits(time=limit), isolate=isolate)
+
+
 @pytest.mark.parametrize("runtime", ["jit", "5.4"])
 def test_a_compiled_endless_loop_is_stopped_and_names_its_hook(runtime):
-    g = game(variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), runtime)
-    pos = g.start(seed=1)
+    pos = faulty(runtime).start(variant="moves_hang", seed=1)
     with pytest.raises(LimitError) as err:
         pos.legal_moves
     assert err.value.kind == "time" and err.value.hook == "moves"
-    assert "time limit" in str(err.value) and str(err.value).startswith("mine.lua")
+    assert err.value.path.endswith("tictactoe_faults.lua")
+    assert "time limit" in str(err.value) and str(err.value).startswith(err.value.path)
     # the game is still there: another hook answers, from a fresh worker if need be
     assert pos.outcome() is None and pos.to_move == 1
 
 
 @pytest.mark.parametrize("runtime", ["jit", "5.4"])
-def test_a_hanging_hook_is_run_once_so_the_error_comes_after_one_time_limit(runtime, monkeypatch):
+def test_a_hanging_hook_is_run_once_so_the_error_comes_after_one_time_limit(runtime):
     # The outcome, the mover, the moves and their notations are asked together; once moves()
-    # runs over its limit, neither notations() (which needs the moves) nor the later call for
-    # legal_moves may run it again, or the player would wait several time limits.
-    g = game(variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), runtime, 0.3)
-    asked = []
-    send, send_batch = WorkerEngine._send, WorkerEngine._send_batch
-
-    def spy(self, request, args):
-        asked.append(request)
-        return send(self, request, args)
-
-    def spy_batch(self, calls):
-        asked.extend(call[0] for call in calls)
-        return send_batch(self, calls)
-    monkeypatch.setattr(WorkerEngine, "_send", spy)
-    monkeypatch.setattr(WorkerEngine, "_send_batch", spy_batch)
-    pos = g.start(seed=1)
-    with pytest.raises(LimitError):
+    # runs over its limit, neither notations() (which needs the moves) nor the later calls for
+    # legal_moves may run it again, or the player would wait several time limits.  Each run of
+    # the hanging moves() costs a time limit (and under LuaJIT, whose compiled loop the count
+    # hook cannot stop, a killed worker).
+    import time
+    g = faulty(runtime, 0.3)
+    pos = g.start(variant="moves_hang", seed=1)
+    kills = g.engine.kills
+    started = time.monotonic()
+    with pytest.raises(LimitError) as err:
         pos.legal_moves
-    with pytest.raises(LimitError):
-        pos.notations()
-    assert asked.count("moves") == 1 and "notations" in asked
+    assert err.value.hook == "moves" and time.monotonic() - started >= 0.3
+    started = time.monotonic()
+    for ask in (pos.notations, lambda: pos.legal_moves, lambda: pos.notation("a1"), lambda: pos.play("a1")):
+        with pytest.raises(LimitError) as err:
+            ask()
+        assert err.value.hook == "moves"
+    assert time.monotonic() - started < 0.3        # none of them ran moves() again
+    assert g.engine.kills - kills == (1 if runtime == "jit" else 0)
 
 
 def test_the_game_in_progress_survives_a_killed_worker():
     # text() loops forever once the centre (cell 5) is taken; playing goes on without it
-    hang = ("function(s) if has(s.x + s.o, 5) then local i = 0 while true do i = i + 1 end end "
-            "return 'board' end")
-    g = game(variant(text=hang))
-    pos = g.start(seed=3)
+    g = faulty()
+    pos = g.start(variant="text_hang_centre", seed=3)
     for _ in range(3):
         pos.play(pos.legal_moves[len(pos.legal_moves) // 2])   # the second of these is the centre
     before = pos.state()
@@ -125,22 +116,17 @@ def test_playout_games_each_get_the_limit_without_reading_the_clock_per_game():
 
 @pytest.mark.parametrize("runtime,isolate", [("5.4", False), ("5.4", True), ("jit", True)])
 def test_a_playout_game_that_hangs_is_stopped(runtime, isolate):
-    # Games end when the board is full, and result() hangs once X holds both a1 and c3 with O
-    # on b2: not in every game, so the playout runs a few games first.
-    hang = ("function(s) if has(s.x, 1) and has(s.x, 9) and has(s.o, 5) then "
-            "local i = 0 while true do i = i + 1 end end "
-            "if s.x + s.o == 511 then return {draw = true} end end")
-    g = nomv.Game(variant(result=hang), "mine.lua", runtime, limits=Limits(time=0.2), isolate=isolate)
+    # result() hangs once X holds both a1 and c3 with O on b2: not in every game, so the
+    # playout runs a few games first.
+    g = faulty(runtime, 0.2, isolate)
     with pytest.raises(LimitError) as err:
-        g.playout(100000, seed=1)
+        g.playout(100000, seed=1, variant="result_hang")
     assert err.value.kind == "time" and err.value.hook == "playout"
 
 
 def test_a_call_just_under_the_limit_completes():
     # about a fifth of a second of work in one call, with a limit five times longer
-    busy = ("function(s) local x = 0 for i = 1, 3e7 do x = x + i % 7 end "
-            "return OPEN[s.x + s.o] end")
-    pos = game(variant(moves=busy), limit=5).start(seed=1)
+    pos = faulty(limit=5).start(variant="moves_busy", seed=1)
     assert len(pos.legal_moves) == 9
 
 
@@ -173,7 +159,7 @@ def test_closing_a_game_stops_its_worker_and_it_restarts_when_used():
 def test_a_hanging_moves_hook_leaves_the_other_requests_working():
     # One request asks for the outcome, the mover, the moves and their notations together: a
     # hang in one of them is reported by that one, and the others still answer.
-    pos = game(variant(moves="function(s) local i = 0 while true do i = i + 1 end end")).start(seed=1)
+    pos = faulty().start(variant="moves_hang", seed=1)
     assert pos.outcome() is None
     assert pos.to_move == 1
     with pytest.raises(LimitError) as err:
@@ -182,9 +168,7 @@ def test_a_hanging_moves_hook_leaves_the_other_requests_working():
 
 
 def test_batched_requests_report_each_error_where_it_belongs():
-    g = game(TICTACTOE.replace("  setup = function(", "  to_move = function(s) error('no idea whose turn') end,\n"
-                                                     "  setup = function(", 1))
-    pos = g.start(seed=1)
+    pos = faulty().start(variant="to_move_error", seed=1)
     assert pos.outcome() is None and len(pos.legal_moves) == 9
     with pytest.raises(ScriptError, match="no idea whose turn") as err:
         pos.to_move
@@ -216,13 +200,11 @@ def test_a_worker_ends_with_its_parent_even_in_a_long_loop(tmp_path):
     import sys
     import time
     script = tmp_path / "parent.py"
-    (tmp_path / "loop.lua").write_text(
-        variant(moves="function(s) local i = 0 while true do i = i + 1 end end"), encoding="utf-8")
     script.write_text(
         "import sys, nomv\n"
-        f"g = nomv.Game.load({str(tmp_path / 'loop.lua')!r}, limits=nomv.Limits(time=0))\n"
+        f"g = nomv.Game.load({str(FAULTS)!r}, limits=nomv.Limits(time=0))\n"
         "print(g.engine.process_id, flush=True)\n"
-        "g.start(seed=1).legal_moves\n", encoding="utf-8")
+        "g.start(variant='moves_hang', seed=1).legal_moves\n", encoding="utf-8")
     # The parent imports this tree's nomv, not whichever is installed.
     root = str(Path(__file__).resolve().parent.parent)
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -245,15 +227,13 @@ def test_a_worker_ends_with_its_parent_even_in_a_long_loop(tmp_path):
     pytest.fail("the worker outlived its parent")
 
 
-def test_the_command_line_sets_the_limits(tmp_path, capsys):
+def test_the_command_line_sets_the_limits(capsys):
     from nomv.cli import main
-    path = tmp_path / "loop.lua"
-    path.write_text(variant(moves="function(s) local i = 0 while true do i = i + 1 end end"),
-                    encoding="utf-8")
-    assert main(["perft", str(path), "--depth", "1", "--time-limit", "0.3"]) == 1
+    loop = [str(FAULTS), "--variant", "moves_hang"]
+    assert main(["perft", *loop, "--depth", "1", "--time-limit", "0.3"]) == 1
     err = capsys.readouterr().err
     assert "took longer than 0.3 seconds" in err and "(in perft)" in err
-    assert main(["perft", str(path), "--depth", "1", "--time-limit", "soon"]) == 2
+    assert main(["perft", *loop, "--depth", "1", "--time-limit", "soon"]) == 2
     assert "'soon' is not a number" in capsys.readouterr().err
 
 
@@ -262,9 +242,8 @@ def test_closing_a_game_stops_a_request_under_way_at_once():
     # closing while the computer thinks) kills the worker instead of waiting for it.
     import threading
     import time
-    g = nomv.Game(variant(text="function(s) local i = 0 while true do i = i + 1 end end"),
-                  "mine.lua", "jit", limits=Limits(time=0))
-    pos = g.start(seed=1)
+    g = faulty(limit=0)
+    pos = g.start(variant="text_hang", seed=1)
     outcome = []
 
     def wait_for_text():
