@@ -86,6 +86,7 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
         if outcome is not None:
             say("\n" + _("Game over: {result}").format(result=describe_outcome(game, outcome)))
             return 0
+        assert player is not None, "a game that has not ended has a player to move (nil there is the checker's E063)"
         if seats[player - 1] != "human" and failed != pos.ply:
             try:
                 if player not in agents:
@@ -125,7 +126,7 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                     say(_("nothing to undo"))
                     continue
                 pos.undo()
-                while pos.ply and seats[pos.to_move - 1] != "human":
+                while pos.ply and pos.to_move is not None and seats[pos.to_move - 1] != "human":
                     pos.undo()
                 shown = -1
             elif word == "redo":
