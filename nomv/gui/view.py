@@ -441,12 +441,12 @@ class SceneView:
                 else:
                     pygame.draw.polygon(surf, line, pts, width)
         elif s.kind == "circle":
-            c = self.to_px(s.cx, s.cy)
+            centre = self.to_px(s.cx, s.cy)
             r = max(1.0, s.r * self.scale)
             if fill is not None:
-                pygame.draw.aacircle(surf, fill, c, r)
+                pygame.draw.aacircle(surf, fill, centre, r)
             if stroke is not None:
-                pygame.draw.aacircle(surf, stroke, c, r, max(1, width))
+                pygame.draw.aacircle(surf, stroke, centre, r, max(1, width))
         elif s.kind == "rect":
             rect = self._rect_px(s)
             if fill is not None:
