@@ -666,7 +666,7 @@ class SceneView:
 class _Shifted(SceneView):
     """The same view drawing onto a surface whose origin is elsewhere (a cached layer)."""
 
-    def __init__(self, view: SceneView, dx: float, dy: float):  # noqa: super not called on purpose
+    def __init__(self, view: SceneView, dx: float, dy: float):  # super().__init__ not called on purpose
         self.__dict__.update(view.__dict__)
         self.ox = view.ox + dx
         self.oy = view.oy + dy
@@ -678,7 +678,7 @@ class _Shifted(SceneView):
 class _Framed(SceneView):
     """The same view at the side items' scale and origin."""
 
-    def __init__(self, view: SceneView, ox: float, oy: float, scale: float):  # noqa: super not called on purpose
+    def __init__(self, view: SceneView, ox: float, oy: float, scale: float):  # super().__init__ not called on purpose
         self.__dict__.update(view.__dict__)
         self.ox, self.oy, self.scale = ox, oy, scale
         self._side_view = self
