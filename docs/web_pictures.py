@@ -36,9 +36,9 @@ def a_match(me: Api, game: str, options: dict, plies: int, rng: random.Random) -
             if state["legal_moves"]:
                 me.move(match_id, state["ply"], rng.choice(state["legal_moves"])["steps"])
             else:
-                wait_for(lambda: me.match(match_id)["ply"] > state["ply"] or me.match(match_id)["status"] != "active",
-                         30, "the computer")
-        wait_for(lambda: me.match(match_id)["legal_moves"] or me.match(match_id)["status"] != "active",
+                wait_for(lambda match_id=match_id, state=state: me.match(match_id)["ply"] > state["ply"]
+                         or me.match(match_id)["status"] != "active", 30, "the computer")
+        wait_for(lambda match_id=match_id: me.match(match_id)["legal_moves"] or me.match(match_id)["status"] != "active",
                  60, f"my turn in {game}")
         if me.match(match_id)["status"] == "active":
             return match_id

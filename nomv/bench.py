@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from . import catalog
 from .game import Game, PlayoutStats
@@ -143,8 +143,9 @@ def _random_game_figures(game: Game, variant: str | None, lua: str, seconds: flo
 
 
 #: Perft cases: (game, options, depth); the classics' counts are known (tests/test_classics.py).
-PERFT = [("tictactoe", {}, 9), ("connect4", {}, 7), ("hex", {}, 3), ("breakthrough", {}, 4),
-         ("trinim", {"layout": "b/bb/bgr/grgg/rbgrr"}, 3), ("3verse", {}, 2), ("nipple", {"size": 3}, 3)]
+PERFT: list[tuple[str, dict[str, Any], int]] = [
+    ("tictactoe", {}, 9), ("connect4", {}, 7), ("hex", {}, 3), ("breakthrough", {}, 4),
+    ("trinim", {"layout": "b/bb/bgr/grgg/rbgrr"}, 3), ("3verse", {}, 2), ("nipple", {"size": 3}, 3)]
 
 
 @section("Perft", labels={"leaves_per_second": "leaves/s"})
@@ -183,6 +184,7 @@ def mcts_rows(bench: Bench) -> list[dict]:
             MctsAgent(seconds=bench.seconds / 10, seed=1).choose(pos)      # warm up: LuaJIT compiles
             agent = MctsAgent(seconds=bench.seconds, seed=2)
             agent.choose(pos)
+            assert agent.last is not None, "a position with more than one move is searched"
             row[lua] = round(agent.last["iterations"] / agent.last["seconds"])
             mode = agent.last["mode"]
         rows.append({**row, "mode": mode})
@@ -223,7 +225,7 @@ def openspiel_rows(bench: Bench) -> list[dict]:
         game = load(name, "jit")
         ours, their_games = [0, 0.0, 0], openspiel.Playouts()
         # Warm up both (LuaJIT compiles), then alternate slices of about equal time.
-        rate(lambda n, seed: game.playout(n, seed=seed), bench.seconds / 10)
+        rate(game.playout, bench.seconds / 10)
         theirs.play_for(bench.seconds / 20)
         slices = max(4, round(bench.seconds / 0.25))
         n = 100
@@ -327,10 +329,10 @@ def table(rows: list[dict], labels: dict[str, str] | None = None) -> list[str]:
 
 
 def format_table(result: dict) -> str:
-    lines: list[str] = []
+    lines: list[str | None] = []   # None: no blank line before the first section
     for s in SECTIONS:
         if s.key in result:
-            lines += ["" if lines else None, s.title] + table(result[s.key], s.labels)
+            lines += ["" if lines else None, s.title, *table(result[s.key], s.labels)]
     if result.get("aims"):
         lines += ["", "Speed aims (docs/architecture.md)"] + table(result["aims"])
     return "\n".join(line for line in lines if line is not None)

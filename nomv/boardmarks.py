@@ -22,7 +22,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .languages import localized
 
@@ -128,10 +128,11 @@ def board_items(items: Sequence[Any]) -> list[bool]:
     Scene texts belong to the board when they stand within half a cell of it.  A scene that is
     one cluster is all board."""
     boxes = [item_box(i) if isinstance(i, Mapping) and i.get("shape") != "text" else None for i in items]
-    shown = [k for k, b in enumerate(boxes) if b is not None]
+    box: dict[int, Box] = {k: b for k, b in enumerate(boxes) if b is not None}  # the items that have a box
+    shown = list(box)
     if not shown:
         return [True] * len(items)
-    sizes = sorted(_size(boxes[k]) for k in shown)
+    sizes = sorted(_size(box[k]) for k in shown)
     typical = max(sizes[len(sizes) // 2], 1e-9)
     parent = {k: k for k in shown}
 
@@ -145,14 +146,14 @@ def board_items(items: Sequence[Any]) -> list[bool]:
     # may hold thousands of items.
     buckets: dict[tuple[int, int], list[int]] = {}
     for k in shown:
-        x0, y0, x1, y1 = boxes[k]
+        x0, y0, x1, y1 = box[k]
         if max(x1 - x0, y1 - y0) > 50 * typical:
             continue  # a background under everything joins nothing (it is drawn over the board)
-        gap = min(_size(boxes[k]), typical) / 3
+        gap = min(_size(box[k]), typical) / 3
         for bx in range(int(math.floor((x0 - gap) / typical)), int(math.floor((x1 + gap) / typical)) + 1):
             for by in range(int(math.floor((y0 - gap) / typical)), int(math.floor((y1 + gap) / typical)) + 1):
                 for j in buckets.setdefault((bx, by), []):
-                    if find(j) != find(k) and _near(boxes[j], boxes[k], typical):
+                    if find(j) != find(k) and _near(box[j], box[k], typical):
                         parent[find(j)] = find(k)
                 buckets[(bx, by)].append(k)
     clusters: dict[int, list[int]] = {}
@@ -167,10 +168,10 @@ def board_items(items: Sequence[Any]) -> list[bool]:
     board = ranked[0]
     if weight(board)[0] < 2 * weight(ranked[1])[0]:
         return [True] * len(items)   # no cluster stands out as the board (Nonads' first tile)
-    bx0 = min(boxes[k][0] for k in board)
-    by0 = min(boxes[k][1] for k in board)
-    bx1 = max(boxes[k][2] for k in board)
-    by1 = max(boxes[k][3] for k in board)
+    bx0 = min(box[k][0] for k in board)
+    by0 = min(box[k][1] for k in board)
+    bx1 = max(box[k][2] for k in board)
+    by1 = max(box[k][3] for k in board)
     near = typical / 2
     area = (bx0 - near, by0 - near, bx1 + near, by1 + near)
     in_board = set(board)
@@ -178,8 +179,8 @@ def board_items(items: Sequence[Any]) -> list[bool]:
     for k, item in enumerate(items):
         if k in in_board:
             out.append(True)
-        elif boxes[k] is not None:
-            out.append(_inside(_centre(boxes[k]), (bx0, by0, bx1, by1)) and _size(boxes[k]) <= 50 * typical)
+        elif k in box:
+            out.append(_inside(_centre(box[k]), (bx0, by0, bx1, by1)) and _size(box[k]) <= 50 * typical)
         else:
             x, y = _num(item.get("x")) if isinstance(item, Mapping) else None, \
                 _num(item.get("y")) if isinstance(item, Mapping) else None
@@ -238,7 +239,7 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
     new_count = Counter(_signature(i) for i in new if i.get("shape") != "text")
     removed = [i for i in old if i.get("shape") != "text" and old_count[_signature(i)] > new_count[_signature(i)]]
     added = [i for i in new if i.get("shape") != "text" and new_count[_signature(i)] > old_count[_signature(i)]]
-    removed_at = [(_centre(b), i) for i in removed if (b := item_box(i)) is not None]
+    removed_at = [(_centre(b), i, b) for i in removed if (b := item_box(i)) is not None]
     added_at = [(_centre(b), i) for i in added if (b := item_box(i)) is not None]
 
     def on_board(item: Mapping) -> Box | None:
@@ -257,8 +258,8 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
         if sid in marked or box is None:
             continue
         # a piece (half the place or more), not a smaller mark that went (3verse's marks expire)
-        gone = [i for c, i in removed_at if _inside(c, box) and i.get("id") in (None, sid)
-                and _size(item_box(i)) >= 0.5 * _size(box)]
+        gone = [i for c, i, b in removed_at if _inside(c, box) and i.get("id") in (None, sid)
+                and _size(b) >= 0.5 * _size(box)]
         if gone and not any(_inside(c, box) for c, _i in added_at):
             marks.append(Mark("vacated", place, sid))
             marked.add(sid)
@@ -371,24 +372,26 @@ def edge_coordinates(scene: Any) -> list[EdgeLabel] | None:
     if len(cells) < 4 or 2 * len(cells) < len(places(scene)):
         return None
     files: dict[str, list[tuple[int, tuple[float, float]]]] = {}
-    ranks: dict[int, list[tuple[str, tuple[float, float]]]] = {}
+    ranks: dict[int, list[tuple[int, tuple[float, float]]]] = {}
     for letters, number, c in cells.values():
         files.setdefault(letters, []).append((number, c))
         ranks.setdefault(number, []).append((_letter_key(letters), c))
     spacing = _spacing(files, ranks)
     if spacing is None:
         return None
-    directions = [_common_direction(files, spacing), _common_direction(ranks, spacing)]
-    if None in directions:
+    file_direction, rank_direction = _common_direction(files, spacing), _common_direction(ranks, spacing)
+    if file_direction is None or rank_direction is None:
         return None
+    directions = [file_direction, rank_direction]
     centres = [c for _l, _n, c in cells.values()]
     # Letters beyond the end of each file with the lowest number, numbers beyond the end of each
     # rank with the first letter (a chessboard's bottom and left); the other ends where those
     # would fall on a cell or on each other (Trinim's letters go under its "\" diagonals).
     for file_end, rank_end in ((0, 0), (-1, 0), (0, -1), (-1, -1)):
         out: list[EdgeLabel] = []
-        for (groups, text_of), direction, end in zip(((files, lambda k: k), (ranks, str)), directions,
-                                                    (file_end, rank_end)):
+        sides: tuple[tuple[Mapping[Any, list[tuple[int, tuple[float, float]]]], Callable[[Any], str]], ...] = (
+            (files, lambda k: k), (ranks, str))
+        for (groups, text_of), direction, end in zip(sides, directions, (file_end, rank_end)):
             sign = 1 if end == 0 else -1
             for key, members in groups.items():
                 (x, y) = sorted(members)[end][1]

@@ -8,7 +8,7 @@ import os
 import re
 import signal
 import sys
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from . import __version__, catalog
 from .engine import runtime_name
@@ -25,7 +25,7 @@ class UsageError(NomvError):
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line naming the command and where to get help."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
@@ -121,7 +121,7 @@ def _fmt(v: Any) -> str:
 # -- commands ---------------------------------------------------------------------------------
 
 def cmd_list(args) -> int:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for found in catalog.all_games():
         try:
             game = Game.load(str(found.path), runtime=args.lua, limits=args.limits)
@@ -225,6 +225,7 @@ def cmd_show(args) -> int:
     else:
         moves = pos.notations()
         shown = " ".join(moves[:12]) + (f" ... ({len(moves)} in all)" if len(moves) > 12 else "")
+        assert pos.to_move is not None, "a game that has not ended has a player to move (nil there is the checker's E063)"
         print(f"{game.players.name(pos.to_move)} to move; legal moves: {shown}")
     return 0
 
@@ -329,7 +330,8 @@ def cmd_bench(args) -> int:
             from .options import suggestion
             raise UsageError(f"nomv bench measures the bundled games; there is none named {name!r}"
                              f"{suggestion(name, bundled)}; games: {', '.join(bundled)}")
-    progress = (lambda text: print(f"  measuring {text}...", file=sys.stderr, flush=True)) if not args.json else (lambda text: None)
+    progress = ((lambda text: print(f"  measuring {text}...", file=sys.stderr, flush=True)) if not args.json
+                else (lambda text: None))
     result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress,
                        compare=args.compare)
     print(json.dumps(result, indent=2) if args.json else bench.format_table(result))
@@ -539,7 +541,8 @@ def _add_play(sub, common: argparse.ArgumentParser) -> None:
     p._actions[-4].nargs = "?"
     p.add_argument("--players", metavar="KINDS", help="who plays each seat: human, random or mcts[:TIME], e.g. human,mcts:3s "
                         "(default: you first, then the computer at mcts:1s)")
-    p.add_argument("--open", metavar="FILE", help="continue a saved game (FILE#N: the N-th game of a file of records, as nomv match --out writes)")
+    p.add_argument("--open", metavar="FILE",
+                   help="continue a saved game (FILE#N: the N-th game of a file of records, as nomv match --out writes)")
     p.add_argument("--text", action="store_true", help="play in the terminal instead of a window")
     p.add_argument("--gui", action="store_true", help="open the window even when no display is detected")
     p.add_argument("--lang", metavar="CODE", help="language of the window or the terminal play, e.g. en or it "
@@ -600,7 +603,8 @@ def _add_match(sub, common: argparse.ArgumentParser) -> None:
 
 def _add_bench(sub, common: argparse.ArgumentParser) -> None:
     """The arguments of ``nomv bench``."""
-    p = sub.add_parser("bench", parents=[common], help="measure speed: playouts/s and moves/s on both runtimes, perft, MCTS, GUI frames",
+    p = sub.add_parser("bench", parents=[common],
+                       help="measure speed: playouts/s and moves/s on both runtimes, perft, MCTS, GUI frames",
                        description="Print figures: random playouts/s and moves generated/s of every bundled "
                                    "game and variant under LuaJIT and Lua 5.4, perft speed, the computer "
                                    "player's MCTS iterations/s, the window's frame time, and how they compare "

@@ -253,6 +253,8 @@ class MoveInput:
         if kind == CONFIRM:
             cands = self._filter(after)
             complete = self._complete_of(cands, after)
+            assert complete is not None, "_plan gives CONFIRM only when the clicks complete a move"
+            return _("select {step}: {move} or longer moves").format(step=self.name(step), move=self.notations[complete])
         if kind == SELECT:
             n = len(self._filter(after))
             return _("select {step} ({n} moves)").format(step=self.name(step), n=n)

@@ -112,7 +112,8 @@ class OptionSpec:
             try:
                 number = float(text)
             except ValueError:
-                raise OptionError(f"option '{self.name}': {text!r} is not a number; allowed: {self.allowed()}", self.name) from None
+                raise OptionError(f"option '{self.name}': {text!r} is not a number; allowed: {self.allowed()}",
+                                  self.name) from None
             value = int(number) if number.is_integer() and self.type != "number" else number
         return self.validate(value)
 

@@ -70,7 +70,7 @@ def scene_text(scene: dict[str, Any], lang: str = "en") -> str | None:
                 legend[fill] = SYMBOLS[len(legend) % len(SYMBOLS)]
             on_cell[best] = legend[fill]
     rows: dict[float, list[int]] = {}
-    for k, (_, (x, y)) in enumerate(cells):
+    for k, (_, (_x, y)) in enumerate(cells):
         key = next((r for r in rows if abs(r - y) < size * 0.3), None)
         rows.setdefault(y if key is None else key, []).append(k)
     xs = sorted({round(c[0], 3) for _, c in cells})

@@ -42,8 +42,7 @@ def strip_lua(source: str) -> str:
             j = min(j, n - 1)
             out.append(c + blank(source[i + 1:j]) + c)
             i = j + 1
-        elif c == "[" and long_open.match(source, i):
-            m = long_open.match(source, i)
+        elif c == "[" and (m := long_open.match(source, i)):
             close = "]" + m.group(1) + "]"
             j = source.find(close, m.end())
             j = n if j < 0 else j + len(close)

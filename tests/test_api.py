@@ -180,7 +180,8 @@ def test_seed_decides_the_set_up(lua):
     (("return {board = b, to_move = 3 - s.to_move}", "return nil"), "play must return the next state", "play"),
     (("return {winner = 1}", "return {winner = 5}"), "winner must be a player number from 1 to 2, got 5", "result"),
     (("return {winner = 1}", "return 'won'"), "result must return nil or a table", "result"),
-    (("return {board = b, to_move = 3 - s.to_move}", "return {board = b, to_move = 9}"), "to_move must be a player number from 1 to 2, got 9", "to_move"),
+    (("return {board = b, to_move = 3 - s.to_move}", "return {board = b, to_move = 9}"),
+     "to_move must be a player number from 1 to 2, got 9", "to_move"),
 ])
 def test_broken_contracts_are_reported_at_the_hook(script, lua, change, message, hook):
     old, new = change
@@ -212,7 +213,8 @@ def test_runtime_error_in_a_hook_has_its_line(script, lua):
 
 
 def test_state_with_a_function_is_refused_when_read(script, lua):
-    game = load(script, MINIMAL.replace("return {board = {0, 0, 0}, to_move = 1}", "return {board = {0, 0, 0}, to_move = 1, f = print}"), lua)
+    game = load(script, MINIMAL.replace("return {board = {0, 0, 0}, to_move = 1}",
+                                        "return {board = {0, 0, 0}, to_move = 1, f = print}"), lua)
     with pytest.raises(nomv.ScriptError, match="state.f is a function; only plain data"):
         game.start().state()
 
@@ -226,7 +228,8 @@ def test_playout_statistics(lua):
 
 @pytest.mark.parametrize("returned", ["{}", "'a1'", "nil"])
 def test_playout_refuses_a_random_move_that_is_not_a_move(script, lua, returned):
-    body = MINIMAL.replace('  moves = function(s)', f'  random_move = function(s, rng) return {returned} end,\n  moves = function(s)')
+    body = MINIMAL.replace('  moves = function(s)',
+                           f'  random_move = function(s, rng) return {returned} end,\n  moves = function(s)')
     with pytest.raises(nomv.ScriptError, match="random_move must return a move"):
         load(script, body, lua).playout(3, seed=1)
 

@@ -61,7 +61,8 @@ class Player:
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.frames: list[str] = []
-        self.page.on("websocket", lambda ws: ws.on("framereceived", lambda f: self.frames.append(f if isinstance(f, str) else str(f))))
+        self.page.on("websocket", lambda ws: ws.on("framereceived",
+                                                   lambda f: self.frames.append(f if isinstance(f, str) else str(f))))
         r = self.context.request.post(f"{server.url}/api/login", data=json.dumps({"name": who, "password": PASSWORD}),
                                       headers={"Content-Type": "application/json"})
         assert r.ok, r.text()

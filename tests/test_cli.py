@@ -125,7 +125,8 @@ def test_play_in_the_terminal_with_save_and_open(tmp_path, monkeypatch, capsys):
     assert "Type a move" in out and "'Z9' is not a legal move here" in out
     assert f"saved to {save}" in out
     record = json.loads(save.read_text())
-    assert record["moves"][0] == "C3" and len(record["moves"]) == 2 and record["players"] == ["human", "mcts:1s"]  # the default computer
+    assert record["moves"][0] == "C3" and len(record["moves"]) == 2
+    assert record["players"] == ["human", "mcts:1s"]  # the default computer
     code = main(["play", "--open", str(save), "--players", "random,random"])
     out = capsys.readouterr().out
     assert code == 0 and "Game over:" in out

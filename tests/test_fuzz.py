@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import nomv
 from nomv.errors import OptionError, RecordError, ScriptError
@@ -148,7 +148,8 @@ def test_a_record_for_another_version_of_the_script_names_the_ply(tmp_path):
     record["moves"][16] = "q99"
     path = tmp_path / "old.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    with pytest.raises(RecordError, match=rf"^{re.escape(str(path))}: move 17 \('q99'\) cannot be played: .*\(the script has changed"):
+    with pytest.raises(RecordError,
+                       match=rf"^{re.escape(str(path))}: move 17 \('q99'\) cannot be played: .*\(the script has changed"):
         nomv.Record.load(path).replay(where=str(path))
 
 

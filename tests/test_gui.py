@@ -537,7 +537,8 @@ def test_nomv_new_starter_plays_by_clicks(make_app, tmp_path, capsys):
 def test_rules_dialog_shows_the_rules_in_the_players_language(make_app, tmp_path):
     from nomv.gui.dialogs import RulesDialog
     body = (Path(__file__).parent.parent / "games" / "tictactoe.lua").read_text()
-    body, n = re.subn(r"\n  info = \{[^\n]*\},", '\n  info = {author = "Anon", rules = {en = "Make a line.", it = "Fai una linea."}},', body)
+    body, n = re.subn(r"\n  info = \{[^\n]*\},",
+                      '\n  info = {author = "Anon", rules = {en = "Make a line.", it = "Fai una linea."}},', body)
     assert n == 1
     path = tmp_path / "ttt.lua"
     path.write_text(body)
@@ -546,7 +547,8 @@ def test_rules_dialog_shows_the_rules_in_the_players_language(make_app, tmp_path
         app = make_app(nomv.Game.load(str(path)).start(seed=1))
         drawn = []
         original = app.text
-        app.text = lambda surf, text, *a, **k: (drawn.append(text), original(surf, text, *a, **k))[1]
+        app.text = lambda surf, text, *a, drawn=drawn, original=original, **k: (
+            drawn.append(text), original(surf, text, *a, **k))[1]
         press(app, "rules")
         assert isinstance(app.dialog, RulesDialog)
         app.step()

@@ -60,6 +60,11 @@ def test_no_move_is_played_without_a_click():
     assert inp.complete is None and inp.confirm() is None and inp.next_steps == {"a"}
 
 
+def test_hovering_a_step_that_completes_a_move_that_could_go_on():
+    inp = MoveInput([M("a"), M("a", "b")])
+    assert inp.describe("a") == "select a: a or longer moves"
+
+
 def test_confirmation_by_clicking_the_last_step_again():
     inp = MoveInput([M("a"), M("a", "b")])
     r = inp.click("a")

@@ -428,7 +428,7 @@ def slide_rule_setup():
 def test_t7_slide_rules(nonads):
     order = slide_rule_setup()
     rng = random.Random(7)
-    for attempt in range(200):
+    for _attempt in range(200):
         tiles = rng.sample(range(1, 35), 2 + len(order))
         results = {}
         for rule in ("open_side", "clear_line"):
@@ -455,7 +455,7 @@ def test_t7_slide_rules(nonads):
 
 def test_t8_tiebreaker_moves_agree_with_model(nonads):
     rng = random.Random(8)
-    for seed in range(6):
+    for _seed in range(6):
         tiles = rng.sample(range(1, 35), 10)
         pos = nonads.start(options=explicit(tiles[:2], tiles[2:4], tiles[4:]))
         model = model_start(tiles[:2], tiles[2:4], tiles[4:])
@@ -596,7 +596,7 @@ def test_advanced_three_players_the_loser_leaves(nonads):
 
 def test_knownads_scores_every_window_over_the_final_layout(nonads):
     rng = random.Random(4)
-    for seed in range(5):
+    for _seed in range(5):
         tiles = rng.sample(range(1, 35), 12)
         pos = nonads.start(options=explicit(tiles[:3], tiles[3:6], tiles[6:], mode="knownads"))
         while pos.outcome() is None:

@@ -80,6 +80,7 @@ def play_game(path: str, runtime: str | None, limits: Limits, options: dict[str,
     seat_agents = [make_agent(specs[a], seed=task.seed * 97 + s) for s, a in enumerate(task.seats)]
     effort: dict[int, list[float]] = {}
     while pos.outcome() is None and pos.ply < max_plies:
+        assert pos.to_move is not None, "a game that has not ended has a player to move (nil there is the checker's E063)"
         seat = pos.to_move - 1
         agent = seat_agents[seat]
         start = time.process_time()

@@ -182,6 +182,7 @@ class _ScriptChecker:
                         break
         finally:
             if self.coverage:
+                cov: dict[str, Any] | None
                 try:
                     cov = game.engine.coverage_stop()
                 except NomvError:
@@ -217,6 +218,7 @@ class _ScriptChecker:
         """(label, resolved options, number of games): the defaults, each variant and each
         option's extremes (min and max, every choice, both booleans)."""
         game = self.game
+        assert game is not None, "the script was loaded before its configurations are read"
         out: list[tuple[str, dict, int]] = []
         seen: list[dict] = []
 
@@ -268,6 +270,7 @@ class _ScriptChecker:
         """Plays one random game; returns False when this configuration should stop."""
         if not traced:
             return self._play_game(label, values, seed, replay, lambda on: None)
+        assert self.game is not None, "the script was loaded before the games are played"
         engine = self.game.engine
         tracing = [False]
 
@@ -283,6 +286,7 @@ class _ScriptChecker:
     def _play_game(self, label, values, seed, replay, trace) -> bool:
         """The rules (setup, result, to_move, moves, play) are traced at every ply; the other
         hooks, and the host's work, only in the first plies (see _game)."""
+        assert self.game is not None, "the script was loaded before the games are played"
         game, engine, r = self.game, self.game.engine, self.r
         np = int(values["players"])
         rng = random.Random(f"{seed}:{label}")
@@ -345,8 +349,7 @@ class _ScriptChecker:
             r.branching_total += count
             r.branching_max = max(r.branching_max, count)
             if full and len(set(moves)) != len(moves):
-                seen: set = set()
-                dup = next(m for m in moves if m in seen or seen.add(m))
+                dup = next(m for i, m in enumerate(moves) if m in moves[:i])
                 r.add(self.line("moves"), "E051", f"the move {'-'.join(dup.steps)} is listed twice ({here})")
             if not full and count <= SMALL and "random_move" in hooks:
                 moves = [Move.from_json(m) for m in engine.moves(state)]
@@ -406,6 +409,7 @@ class _ScriptChecker:
         return True
 
     def _notations(self, state, moves: list[Move], here: str) -> bool:
+        assert self.game is not None, "the script was loaded before the games are played"
         engine = self.game.engine
         try:
             texts = engine.notations(state)
@@ -438,6 +442,7 @@ class _ScriptChecker:
         return True
 
     def _scene(self, state, moves: list[Move], here: str) -> bool:
+        assert self.game is not None, "the script was loaded before the games are played"
         try:
             scene = self.game.engine.scene(state)
         except ScriptError as exc:
@@ -461,6 +466,7 @@ class _ScriptChecker:
         return True
 
     def _view(self, state, before, player: int, here: str) -> bool:
+        assert self.game is not None, "the script was loaded before the games are played"
         engine = self.game.engine
         try:
             v = engine.view(state, player)
@@ -485,6 +491,7 @@ class _ScriptChecker:
     def _determinize(self, state, before, player: int, moves: list[Move], seed: int, here: str) -> bool:
         """What the computer player searches: a state drawn from the mover's view must look the
         same to the mover and offer the same moves."""
+        assert self.game is not None, "the script was loaded before the games are played"
         engine, line = self.game.engine, self.line("determinize")
         try:
             view = engine.view(state, player)
@@ -517,6 +524,7 @@ class _ScriptChecker:
         return True
 
     def _evaluate(self, state, before, players: int, here: str) -> bool:
+        assert self.game is not None, "the script was loaded before the games are played"
         engine = self.game.engine
         for p in range(1, players + 1):
             try:
@@ -530,6 +538,7 @@ class _ScriptChecker:
 
     def _random_move(self, state, moves: list[Move], before, seed: int, here: str,
                      want_small: bool) -> tuple[bool, int]:
+        assert self.game is not None, "the script was loaded before the games are played"
         engine = self.game.engine
         small = want_small and len(moves) <= SMALL
         n = max(60, 40 * len(moves)) if small else 5
@@ -559,6 +568,7 @@ class _ScriptChecker:
     def _replay(self, values: dict, seed: int, trail: list[int], where: str) -> None:
         """The same seed and moves must give the same states, on this runtime and on LuaJIT."""
         game = self.game
+        assert game is not None, "the script was loaded before the games are played"
         engines = [("Lua 5.4, a second time", game.engine)]
         try:
             if self.other is None:
@@ -600,6 +610,7 @@ class _ScriptChecker:
 
     def _figures(self) -> None:
         game = self.game
+        assert game is not None, "the figures come after the games, which need the script loaded"
         if self.stats_games <= 0:
             return
         fast: Game | None = None

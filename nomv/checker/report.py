@@ -38,7 +38,8 @@ class Diagnostic:
 def line_ranges(lines: list[int], ran: set[int]) -> list[tuple[int, int]]:
     """Groups the never-run lines into ranges; a range ends at the next line that ran."""
     out: list[tuple[int, int]] = []
-    start = prev = None
+    start: int | None = None
+    prev = 0  # the last never-run line of the range that starts at start
     for line in sorted(set(lines)):
         if line in ran:
             if start is not None:
@@ -129,6 +130,7 @@ class ScriptReport:
 
     def _results(self) -> str:
         s = self.stats
+        assert s is not None, "summary_lines asks for the results only when there are stats"
         games, wins = s["games"], s["wins"]
         names = self.player_names or [f"Player {p + 1}" for p in range(len(wins))]
         if len(wins) == 1:  # a puzzle: a game without a winner is a loss

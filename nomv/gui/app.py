@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 import traceback
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
 
@@ -21,6 +21,9 @@ from .i18n import _
 from .labels import count_moves, game_title
 from .painter import Painter, Ui
 from .table import Table, autosave_path, pending_autosave  # noqa: F401  (the window's API)
+
+if TYPE_CHECKING:
+    from .dialogs import _Dialog
 
 
 class App:
@@ -40,7 +43,7 @@ class App:
         self.table = Table(pos, seats, autosave, watch, viewer, ai_delay, resume)
         self.painter = Painter()
         self.ui = Ui()
-        self.dialog = None                      # an in-window dialog (dialogs.py) or None
+        self.dialog: _Dialog | None = None      # an in-window dialog (dialogs.py) or None
         self.frame_ms = 0.0
         self._caption = ""
         self._set_caption()
@@ -207,7 +210,9 @@ class App:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self.screen = pygame.display.get_surface()
+            screen = pygame.display.get_surface()
+            assert screen is not None, "the window is open: set_mode made its surface"
+            self.screen = screen
             return
         if self.dialog is not None:
             self.dialog.handle(event)
@@ -262,7 +267,7 @@ class App:
         self.table.viewer = self.table.handover
         self.table.handover = None
 
-    def _left_click(self, at) -> None:
+    def _left_click(self, at: tuple[int, int]) -> None:
         table, hits = self.table, self.painter.hits
         if table.handover is not None and table.browse is None:
             self._take_over()
@@ -297,12 +302,12 @@ class App:
             if table.browse is not None:
                 table.click_step("")  # says that this is an earlier position
                 return
-            sid = view.hit(*at, wanted=table.input.next_steps | set(table.input.clicked))
-            if sid is None:
+            hit = view.hit(*at, wanted=table.input.next_steps | set(table.input.clicked))
+            if hit is None:
                 if table.input.moves and not table.error:
                     table.flash(_("Nothing to click there"))
                 return
-            table.click_step(sid)
+            table.click_step(hit)
 
     def press(self, key: str) -> None:
         table = self.table
@@ -362,7 +367,7 @@ class App:
 
 
 def measure_frame_times(game: str = "nibble", frames: int = 60, size=(1100, 720),
-                        options: dict | None = None) -> dict[str, float]:
+                        options: dict | None = None) -> dict[str, Any]:
     """Milliseconds per frame of the window, idle and while the mouse moves over the board.
     The default is Nibble's 9x9 board (its busiest scene)."""
     from . import headless_if_no_display

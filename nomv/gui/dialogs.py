@@ -82,6 +82,10 @@ class _Dialog:
         if self.app.dialog is self:
             self.app.dialog = None
 
+    def draw(self, surf) -> None:
+        """Draws the dialog and fills ``self.hits``: each kind of dialog has its own."""
+        raise NotImplementedError
+
     # -- text fields ----------------------------------------------------------------------------
 
     def caret(self, key: str) -> tuple[int, int]:
@@ -447,6 +451,7 @@ class NewGameDialog(_Dialog):
                 self.fields[f"opt:{spec.name}"] = _plain(self.value(spec))
 
     def value(self, spec: OptionSpec) -> Any:
+        assert self.game is not None, "an option's value is asked only of a game that loaded"
         if spec.name in self.values:
             return self.values[spec.name]
         preset = self.game.options.variants.get(self.variant, {}) if self.variant else {}

@@ -131,6 +131,7 @@ class Painter:
                   ui.hover if live else None, inp.is_clickable(ui.hover) if live and ui.hover else True,
                   ui.coordinates, table.marks(), ready=live and inp.needs_confirm)
         if live and inp.needs_confirm and inp.clicked and inp.clicked[-1] in view.by_id:
+            assert inp.complete is not None, "needs_confirm means the clicks complete a move"
             self.draw_callout(surf, board, view.box_px(inp.clicked[-1]),
                               _("{move}: click again to play").format(move=inp.notations[inp.complete]), view)
         if table.browse is not None:

@@ -17,7 +17,7 @@ from .. import catalog
 from ..ai import DEFAULT_COMPUTER, is_player
 from ..boardmarks import Mark, StepButton, last_move_marks, move_buttons, step_names
 from ..errors import NomvError
-from ..game import Game, Outcome, Position
+from ..game import Game, Move, Outcome, Position
 from ..moveinput import ILLEGAL, PLAY, MoveInput
 from ..record import Record
 from .computer import Computer
@@ -447,6 +447,7 @@ class Table:
 
     def play_index(self, index: int) -> None:
         move = self.input.moves[index]
+        assert isinstance(move, Move), "the move input is made from the position's legal moves"
         try:
             self.pos.play(move)
         except NomvError as exc:
@@ -472,6 +473,7 @@ class Table:
             return
         result = self.input.click(sid)
         if result.kind == PLAY:
+            assert result.move is not None, "a PLAY result names its move"
             self.play_index(result.move)
         elif result.kind == ILLEGAL:
             self.flash(self._why_not(sid, result.message), step=sid)
@@ -618,6 +620,7 @@ class Table:
                 return
             try:
                 mover = self.pos.to_move
+                assert mover is not None, "the computer searched for a seat to move in a running game"
                 self.pos.play(list(choice.steps or ()))
                 if choice.value is not None:
                     self.values[mover] = choice.value

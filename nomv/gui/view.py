@@ -443,12 +443,12 @@ class SceneView:
                 else:
                     pygame.draw.polygon(surf, line, pts, width)
         elif s.kind == "circle":
-            c = self.to_px(s.cx, s.cy)
+            centre = self.to_px(s.cx, s.cy)
             r = max(1.0, s.r * self.scale)
             if fill is not None:
-                pygame.draw.aacircle(surf, fill, c, r)
+                pygame.draw.aacircle(surf, fill, centre, r)
             if stroke is not None:
-                pygame.draw.aacircle(surf, stroke, c, r, max(1, width))
+                pygame.draw.aacircle(surf, stroke, centre, r, max(1, width))
         elif s.kind == "rect":
             rect = self._rect_px(s)
             if fill is not None:
@@ -668,7 +668,7 @@ class SceneView:
 class _Shifted(SceneView):
     """The same view drawing onto a surface whose origin is elsewhere (a cached layer)."""
 
-    def __init__(self, view: SceneView, dx: float, dy: float):  # noqa: super not called on purpose
+    def __init__(self, view: SceneView, dx: float, dy: float):  # super().__init__ not called on purpose
         self.__dict__.update(view.__dict__)
         self.ox = view.ox + dx
         self.oy = view.oy + dy
@@ -680,7 +680,7 @@ class _Shifted(SceneView):
 class _Framed(SceneView):
     """The same view at the side items' scale and origin."""
 
-    def __init__(self, view: SceneView, ox: float, oy: float, scale: float):  # noqa: super not called on purpose
+    def __init__(self, view: SceneView, ox: float, oy: float, scale: float):  # super().__init__ not called on purpose
         self.__dict__.update(view.__dict__)
         self.ox, self.oy, self.scale = ox, oy, scale
         self._side_view = self

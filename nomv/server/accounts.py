@@ -11,6 +11,7 @@ import re
 import unicodedata
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -93,9 +94,11 @@ class Accounts:
         hashed = self.hasher.hash(password)
         try:
             with self.store.write() as db:
-                user_id = db.execute(users.insert().values(
+                inserted = db.execute(users.insert().values(
                     name=name, name_key=name_key(name), password_hash=hashed, email=email,
-                    notify=True, created_at=now())).inserted_primary_key[0]
+                    notify=True, created_at=now())).inserted_primary_key
+                assert inserted is not None, "an insert gives its row's key"
+                user_id = inserted[0]
         except sa.exc.IntegrityError:
             raise Conflict(f"the name {name!r} is taken (names are unique ignoring case)") from None
         return User(user_id, name, email, True)
@@ -188,7 +191,7 @@ class Accounts:
             db.execute(query)
 
     def update(self, user: User, email: object = ..., notify: object = ...) -> User:
-        values = {}
+        values: dict[str, Any] = {}
         if email is not ...:
             values["email"] = check_email(email)
         if notify is not ...:

@@ -100,7 +100,7 @@ class TakebackIn(Body):
 
 
 class JoinIn(Body):
-    seat: StrictInt | None = Field(None, description="which open seat (default: the first)")
+    seat: StrictInt | None = Field(default=None, description="which open seat (default: the first)")
 
 
 class RecordIn(Body):
@@ -716,7 +716,8 @@ def _document_websocket(app: FastAPI) -> None:
             "responses": {"101": {"description": "Switching Protocols (a WebSocket)"}}}}
         app.openapi_schema = schema
         return schema
-    app.openapi = openapi
+    # FastAPI declares openapi as a method, yet its docs ("Extending OpenAPI") replace it so.
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 async def _live(websocket: WebSocket, match_id: int, s: Services) -> None:

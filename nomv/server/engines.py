@@ -22,13 +22,14 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..boardmarks import board_items, last_move_marks
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
 from ..pool import EnginePool
+from ..worker import WorkerEngine
 from .errors import Conflict, Illegal, Invalid, ScriptFailed
 
 #: The whole state (only once a match has ended).
@@ -73,7 +74,7 @@ class Snapshot:
 class Played:
     steps: list[str]
     notation: str
-    seat: int
+    seat: int | None      # who moved, as the script says (None only from a broken script: E063)
     snapshot: Snapshot
 
 
@@ -137,10 +138,18 @@ class _Loaded:
                 raise script_failed(exc, "to load") from None
         return self.game
 
+    @property
+    def worker(self) -> ThreadPoolExecutor:
+        """The script's thread (a Searcher's scripts, used on its own thread, have none)."""
+        assert self.thread is not None, "the server's scripts are loaded with a thread"
+        return self.thread
+
     def close(self) -> None:
         self.entries.clear()
         if self.game is not None:
-            self.pool.release(self.game.engine)   # its runtime and states leave the processes
+            engine = self.game.engine
+            assert isinstance(engine, WorkerEngine), "a game given a pool runs on the pool's workers"
+            self.pool.release(engine)   # its runtime and states leave the processes
             self.game = None
 
 
@@ -262,15 +271,15 @@ class Engines:
                     _, old = self._loaded.popitem(last=False)
                     for mid in list(old.entries):
                         self._lru.pop(mid, None)
-                    old.thread.submit(old.close)
-                    old.thread.shutdown(wait=False)
+                    old.worker.submit(old.close)
+                    old.worker.shutdown(wait=False)
             return loaded
 
     def _run(self, sha256: str, work: Callable[[_Loaded], Any], match_id: int | None = None) -> Any:
         for _attempt in range(3):
             loaded = self._get(sha256)
             try:
-                future = loaded.thread.submit(work, loaded)
+                future = loaded.worker.submit(work, loaded)
             except RuntimeError:      # evicted meanwhile: its thread takes no more work
                 continue
             result = future.result()
@@ -288,7 +297,7 @@ class Engines:
                 loaded = self._loaded.get(old_sha)
                 if loaded is not None:
                     try:
-                        loaded.thread.submit(loaded.entries.pop, old_id, None)
+                        loaded.worker.submit(loaded.entries.pop, old_id, None)
                     except RuntimeError:
                         pass
 
@@ -304,7 +313,7 @@ class Engines:
             loaded = self._loaded.get(key.sha256)
         if loaded is not None:
             try:
-                loaded.thread.submit(loaded.entries.pop, key.id, None).result()
+                loaded.worker.submit(loaded.entries.pop, key.id, None).result()
             except RuntimeError:
                 pass
 
@@ -314,10 +323,10 @@ class Engines:
             self._lru.clear()
         for one in loaded:
             try:
-                one.thread.submit(one.close).result(timeout=5)
+                one.worker.submit(one.close).result(timeout=5)
             except Exception:
                 pass
-            one.thread.shutdown(wait=False)
+            one.worker.shutdown(wait=False)
         self.pool.close()
 
     # -- requests ---------------------------------------------------------------------------
@@ -355,7 +364,7 @@ class Engines:
         return self._run(key.sha256, work, key.id)
 
     def play(self, key: MatchKey, load_moves: MovesLoader, move: list[str] | str,
-             viewers: list = ()) -> Played:
+             viewers: Sequence[Any] = ()) -> Played:
         """Plays a move in the match's cached position, which then stands at version + 1
         (:meth:`forget` it if the database does not take the move).  ``move`` is a list of
         step ids or a text in the game's notation."""

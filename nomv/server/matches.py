@@ -205,7 +205,7 @@ class Matches:
         shown = snapshot.views.get(viewer, {}) if snapshot is not None else {}
         error = error or shown.get("error") or self.computer_errors.get(r.id)
         my_turn = r.status == RUNNING and r.to_move in mine and snapshot is not None
-        legal = snapshot.legal if my_turn else []
+        legal = snapshot.legal if my_turn and snapshot is not None else []
         buttons = []
         if legal and shown.get("scene") is not None:
             # the steps with no place on the board (pass, roll): buttons (nomv.boardmarks)
@@ -336,13 +336,15 @@ class Matches:
         invite = secrets.token_urlsafe(18) if opens else None
         status = RUNNING if active else "waiting"
         with self.store.write() as db:
-            match_id = db.execute(matches.insert().values(
+            inserted = db.execute(matches.insert().values(
                 script_sha256=entry.sha256, game=entry.name, options=options, variant=variant,
                 players=players, seed=seed, status=status, ply=len(played), version=len(played),
                 to_move=to_move, outcome=None, rated=rated, time_per_move=tpm,
                 deadline=self._deadline(match_seats, to_move, tpm) if active else None,
                 invite=invite, draw_offer=None, takeback=None, created_by=user.id,
-                created_at=t, updated_at=t)).inserted_primary_key[0]
+                created_at=t, updated_at=t)).inserted_primary_key
+            assert inserted is not None, "an insert gives its row's key"
+            match_id = inserted[0]
             db.execute(seats.insert(), [{"match_id": match_id, "seat": s.seat, "kind": s.kind,
                                          "user_id": s.user_id, "spec": s.spec, "accepted": s.accepted}
                                         for s in match_seats])
@@ -579,8 +581,8 @@ class Matches:
     def _rate(self, db, m: Loaded, ranks: list[int]) -> None:
         if not m.row.rated:
             return
-        user_ids = [s.user_id for s in m.seats]
-        if None in user_ids or len(set(user_ids)) != len(user_ids):
+        user_ids = [s.user_id for s in m.seats if s.user_id is not None]
+        if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
             return
         ratings.update(db, m.row.game, user_ids, ranks)
 
@@ -734,7 +736,7 @@ class Matches:
         seat = m.seat(m.row.to_move)
         if seat.kind == "computer":
             self.on_computer_turn(match_id)
-        elif (seat.kind == "user" and self.mailer is not None and seat.email and seat.notify
+        elif (seat.kind == "user" and seat.user_id is not None and self.mailer is not None and seat.email and seat.notify
               and (acting is None or acting.id != seat.user_id)
               and not self.live.watching(match_id, seat.user_id)):
             self._mail(m, seat)

@@ -2,6 +2,8 @@
 updated in the transaction that ends a rated match, and the standings they give."""
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
@@ -19,7 +21,8 @@ def display(mu: float, sigma: float) -> float:
 def update(db: sa.Connection, game: str, user_ids: list[int], ranks: list[int]) -> dict[int, dict]:
     """Rates a finished match: ``user_ids[i]`` held seat i+1 and finished ``ranks[i]`` (1 is
     first; equal ranks are a tie).  Returns each user's rating before and after."""
-    current = {}
+    current: dict[int, sa.Row[Any]] = {}
+    row: sa.Row[Any] | None
     # Locked (PostgreSQL) until the match's transaction ends: two matches of one player ending
     # at once must not both update the rating they read.  SQLite writes one at a time anyway.
     for row in db.execute(sa.select(ratings).where(ratings.c.game == game,
@@ -54,7 +57,7 @@ def update(db: sa.Connection, game: str, user_ids: list[int], ranks: list[int]) 
 def standings(db: sa.Connection, game: str, limit: int = 100) -> list[dict]:
     rows = db.execute(sa.select(ratings, users.c.name).join(users, users.c.id == ratings.c.user_id)
                       .where(ratings.c.game == game)).all()
-    rows.sort(key=lambda r: (-(r.mu - 3 * r.sigma), r.name.lower()))
+    rows = sorted(rows, key=lambda r: (-(r.mu - 3 * r.sigma), r.name.lower()))
     return [{"rank": i + 1, "name": r.name, "rating": display(r.mu, r.sigma), "mu": round(r.mu, 3),
              "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins, "draws": r.draws,
              "losses": r.losses} for i, r in enumerate(rows[:limit])]
