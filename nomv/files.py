@@ -54,4 +54,4 @@ def read_text_file(path: str | Path, limit: int) -> str:
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise UnreadableFile(f"{path}:{line}: not UTF-8 text: byte {data[exc.start]:#04x} at offset "
-                             f"{exc.start} cannot be read (save it as UTF-8; a program or other binary file is not text)") from None
+                             f"{exc.start} cannot be read (save it as UTF-8; a program is not text)") from None

@@ -736,14 +736,14 @@ class Position:
         except UnicodeEncodeError:
             raise IllegalMoveError(f"{text!r} is not valid text (not UTF-8)") from None
         if text in notations:
-            index = notations.index(text)
-            if text in notations[index + 1:]:
+            first = notations.index(text)
+            if text in notations[first + 1:]:
                 # The game's notation gives several moves this text: playing the first would
                 # silently play what may not be the move meant (a record would replay wrongly).
                 same = [str(m) for m, n in zip(self._legal(), notations) if n == text]
-                raise IllegalMoveError(f"{text!r} names {len(same)} different moves here ({', '.join(same[:4])}): "
-                                       "the game's notation does not tell them apart (the script's mistake: nomv check reports it)")
-            return index
+                raise IllegalMoveError(f"{text!r} names {len(same)} different moves here ({', '.join(same[:4])}): the "
+                                       "game's notation does not tell them apart (the script's mistake: nomv check reports it)")
+            return first
         if "parse" in self.game.hooks:
             index, why = self._run(lambda s: self._engine.parse(s, text))
             if index is not None:

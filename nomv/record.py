@@ -143,6 +143,10 @@ class Record:
 
     @classmethod
     def from_text(cls, text: str, where: str = "<record>") -> "Record":
+        if _DEEP.search(text):
+            # A record is nested three deep (the steps of a move); deeper is a crafted file, and
+            # whether Python's parser runs out of stack on it depends on how deep it was called.
+            raise RecordError(f"{where}: nested too deeply to be a game record")
         try:
             data = json.loads(text, parse_constant=_refuse_constant)
         except json.JSONDecodeError as exc:
@@ -194,8 +198,9 @@ class Record:
                 if not _valid_text(part) or len(part) > MAX_OPTION_TEXT:
                     raise RecordError(f"{where}: option {k[:60]!r} is not valid text or is too long")
             if isinstance(v, (int, float)) and not isinstance(v, bool) and not (abs(v) <= MAX_OPTION_NUMBER):
-                raise RecordError(f"{where}: option {k[:60]!r} is {'a number of ' + str(len(str(abs(v)))) + ' digits' if isinstance(v, int) else show(v)}"
-                                  f", beyond any game's options (at most {MAX_OPTION_NUMBER:,} either way)")
+                shown = f"a number of {len(str(abs(v)))} digits" if isinstance(v, int) else show(v)
+                raise RecordError(f"{where}: option {k[:60]!r} is {shown}, beyond any game's options "
+                                  f"(at most {MAX_OPTION_NUMBER:,} either way)")
         seed = need("seed", int, "a whole number")
         if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
             raise RecordError(f"{where}: 'seed' must be a whole number from {SEED_RANGE[0]} to {SEED_RANGE[1]}, "
@@ -273,8 +278,8 @@ class Record:
                 if position.history_notation[-1] != text:
                     # The steps and the notation disagree: the record was edited, or the
                     # game's notation changed. Neither is taken on trust.
-                    raise IllegalMoveError(f"its steps {'-'.join(steps)!r} are now the move "
-                                           f"{position.history_notation[-1]!r}, not {text!r}")
+                    raise IllegalMoveError(f"its steps {'-'.join(steps)!r} are written "
+                                           f"{position.history_notation[-1]!r} by the game, not {text!r} as recorded")
             except NomvError as exc:  # an illegal move, or the script failed on the way
                 changed = ""
                 if self.script_sha256 and self.script_sha256 != game.sha256:
@@ -282,6 +287,9 @@ class Record:
                 shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
                 raise RecordError(f"{where}: move {ply} ({shown}) cannot be played: {exc}{changed}") from None
         return position
+
+
+_DEEP = re.compile(r"[\[{](?:\s*[\[{]){15}")
 
 
 def _one_object(line: str) -> bool:

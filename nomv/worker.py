@@ -164,6 +164,9 @@ def _serve(conn: Any) -> None:
                 reply: tuple[str, Any] = ("ok", loaded.description)
             except ScriptError as exc:
                 reply = ("error", _error_fields(exc))
+            except Exception as exc:  # a bug on our side: report it rather than die
+                reply = ("error", _error_fields(ScriptError(
+                    f"internal error in the worker: {type(exc).__name__}: {exc}", path, hook="load")))
             send(reply + (time.process_time(),))
             continue
         if kind == "unload":
@@ -241,6 +244,10 @@ def _new_process() -> _Started:
     code = "import sys; sys.path.insert(0, sys.argv[1]); import nomv.worker as w; w.main(sys.argv[2:])"
     process = subprocess.Popen([sys.executable, "-c", code, _PACKAGE_ROOT, str(to_child_r), str(from_child_w)],
                                pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL,
+                               # Whatever goes wrong in a worker reaches the user as a message
+                               # through the pipe; a traceback on the terminal would be noise
+                               # (NOMV_DEBUG=1 shows it, for nomv's own bugs).
+                               stderr=None if os.environ.get("NOMV_DEBUG") else subprocess.DEVNULL,
                                close_fds=True)
     os.close(to_child_r)
     os.close(from_child_w)

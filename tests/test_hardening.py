@@ -231,3 +231,91 @@ def test_the_windows_memory_does_not_grow_with_the_plies(tmp_path):
     finally:
         tracemalloc.stop()
         app.close()
+
+
+# -- 5 and 8. records: what scripts can make unloadable, and crafted records ---------------------
+
+RECORDS = Path(__file__).parent / "records" / "hostile"
+RECORD_ERRORS = {
+    "script_is_a_program": "cannot load the game '/bin/sh': /bin/sh:1: not UTF-8 text: byte",
+    "script_is_proc_mem": "/proc/self/mem: not a file of text (it reports no size: a device or a system file)",
+    "script_is_proc_pagemap": "/proc/self/pagemap: not a file of text",
+    "script_is_dev_zero": "cannot load the game '/dev/zero'",
+    "option_of_4000_digits": "option 'size' is a number of 4000 digits, beyond any game's options",
+    "moves_nested_990_deep": "nested too deeply to be a game record",
+    "option_nested_990_deep": "nested too deeply to be a game record",
+    "steps_disagree_with_notation": "move 1 ('E1') cannot be played: its steps 'D2' are written 'D2' by the game, "
+                                    "not 'E1' as recorded",
+    "steps_of_another_length": "'steps' must list the steps of each of the 2 moves",
+}
+
+
+def test_the_records_corpus_is_complete():
+    assert sorted(p.stem for p in RECORDS.glob("*.json")) == sorted(RECORD_ERRORS)
+
+
+@pytest.mark.parametrize("stem", sorted(RECORD_ERRORS))
+def test_each_crafted_record_is_a_record_error_naming_the_file(stem, lua, capsys):
+    path = RECORDS / f"{stem}.json"
+    with pytest.raises(nomv.RecordError) as err:
+        nomv.Record.load(path).replay(runtime=lua, where=str(path))
+    assert str(err.value).startswith(f"{path}: ") and RECORD_ERRORS[stem] in str(err.value), str(err.value)
+    code, out, errors = run(capsys, "play", "--text", "--open", str(path), "--lua", lua)
+    assert code != 0 and RECORD_ERRORS[stem] in errors and "internal error" not in errors, errors
+
+
+def test_only_regular_files_are_read_as_records(tmp_path):
+    import os
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)   # reading it would wait for ever
+    with pytest.raises(nomv.RecordError, match="not a regular file"):
+        nomv.Record.load(fifo)
+    with pytest.raises(nomv.RecordError, match="not a file of text"):
+        nomv.Record.load("/proc/self/status")
+    with pytest.raises(nomv.RecordError, match="is a folder"):
+        nomv.Record.load(tmp_path)
+
+
+def test_the_windows_open_refuses_a_crafted_record_and_keeps_the_game(tmp_path):
+    from nomv.gui.app import App
+    game = nomv.Game.load("tictactoe")
+    pos = game.start(seed=1)
+    pos.play("b2")
+    app = App(pos, ["human", "human"], size=(900, 600), autosave=None, watch=False, ai_delay=0)
+    try:
+        app.step()
+        with pytest.raises(nomv.RecordError, match="not a file of text"):
+            app.table.open(RECORDS / "script_is_proc_mem.json")
+        app.step()
+        assert app.table.pos is pos and pos.history_notation == ["b2"] and app.table.input.moves
+    finally:
+        app.close()
+
+
+def test_a_record_replays_the_moves_played_even_where_notations_are_alike(tmp_path, lua):
+    # Two moves written alike (the checker reports it, E080): text cannot tell them apart, so
+    # text is refused; the record keeps the steps and replays the very move.
+    path = tmp_path / "alike.lua"
+    path.write_text((HOSTILE / "notation_spaces.lua").read_text(encoding="utf-8")
+                    .replace('return "   "', 'return "x"'), encoding="utf-8")
+    report = check(path, runtime=lua, playouts=1, stats_games=0, coverage=False, extremes=False)
+    assert "have the same notation 'x'" in report.format()
+    with nomv.Game.load(str(path), runtime=lua) as game:
+        pos = game.start(seed=1)
+        with pytest.raises(nomv.IllegalMoveError, match="'x' names 2 different moves here"):
+            pos.play("x")
+        pos.play(["b"])
+        record = nomv.Record.from_text(nomv.Record.from_position(pos).to_text())
+        again = record.replay(game=game)
+        assert again.history == pos.history and again.state() == pos.state()
+        v1 = nomv.Record.from_text(record.to_text().replace('"version": 2', '"version": 1')
+                                   .split(',\n  "steps"')[0] + "\n}\n")
+        with pytest.raises(nomv.RecordError, match="'x' names 2 different moves here"):
+            v1.replay(game=game)
+
+
+def test_the_autosave_of_a_game_whose_result_fails_is_kept_as_unfinished(brittle, tmp_path):
+    pos = nomv.Game.load(str(brittle)).start(seed=1)
+    pos.play("b")
+    record = nomv.Record.from_position(pos)
+    assert record.result is None and record.moves == ["b"]

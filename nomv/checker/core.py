@@ -331,6 +331,7 @@ class _ScriptChecker:
             except ScriptError as exc:
                 self.script_error(exc, here)
                 return False
+            assert p is not None, "the host refuses nil while the game runs (E063)"
             # The costly checks run at the first plies, then at every 10th (big boards have
             # thousands of moves and hundreds of scene items).
             full = ply < 4 or ply % 10 == 0

@@ -438,8 +438,8 @@ class Engines:
                     seat = pos.to_move
                     move = pos.play(text if steps is None else steps[number - 1])
                     if steps is not None and pos.history_notation[-1] != text:
-                        raise IllegalMoveError(f"its steps {'-'.join(steps[number - 1])!r} are now the move "
-                                               f"{pos.history_notation[-1]!r}, not {text!r}")
+                        raise IllegalMoveError(f"its steps {'-'.join(steps[number - 1])!r} are written "
+                                               f"{pos.history_notation[-1]!r} by the game, not {text!r} as recorded")
                 except IllegalMoveError as exc:
                     raise Invalid(f"move {number} ({text[:60]!r}) of the record cannot be played: {exc}") from None
                 except ScriptError as exc:
