@@ -464,13 +464,16 @@ def cmd_serve(args) -> int:
     for name in ("public_url", "smtp", "mail_from", "processes", "searches", "computer_seconds",
                  "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
-                 "session_days", "log_level"):
+                 "session_days", "log_level", "workers"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
-    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts"):
+    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    if settings.workers > 1 and settings.backend != "postgresql":
+        raise UsageError("--workers needs PostgreSQL (--db postgresql://...): SQLite cannot carry the live "
+                         "pushes between processes")
     for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days"):
         if not getattr(settings, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
@@ -678,6 +681,8 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--smtp", metavar="URL", help="send \"your turn\" e-mails through this SMTP server: "
                    "smtp://[user:password@]host[:port][?starttls=1] or smtps://...")
     p.add_argument("--mail-from", metavar="ADDRESS", help="the sender of e-mails (default nomv@localhost)")
+    p.add_argument("--workers", type=int, metavar="N", help="server processes sharing the database "
+                   "and the port (PostgreSQL only; default 1); more can run on other machines")
     p.add_argument("--processes", type=int, metavar="N", help="worker processes running the games of "
                    "people's matches, each serving many games (default 2)")
     p.add_argument("--searches", type=int, metavar="N", help="computer players searching at once "

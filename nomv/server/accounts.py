@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from .errors import Conflict, Invalid, Unauthorized
-from .store import Store, now, sessions, users
+from .errors import Conflict, Invalid, TooMany, Unauthorized
+from .store import Store, login_failures, now, sessions, users
 
 #: A name is what people call themselves, in any script: 2 to 40 characters, printable (no
 #: control or invisible formatting characters), no space at either end, and no slash (uploaded
@@ -145,15 +145,48 @@ class Accounts:
             self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
         return self._dummy_hash
 
-    def login(self, name: object, password: object) -> tuple[User, str]:
-        """The user and a new session token."""
-        user = self._verify(name, password)
+    #: Failed logins allowed in LOGIN_WINDOW seconds, for one name and from one address.  The
+    #: count is the database's: it holds across the server's processes and its restarts.
+    LOGIN_WINDOW = 900.0
+    FAILURES_PER_NAME = 10
+    FAILURES_PER_ADDRESS = 50
+
+    def login(self, name: object, password: object, address: str | None = None) -> tuple[User, str]:
+        """The user and a new session token.  After too many failed logins for the name, or
+        from the address, TooMany (429) until the oldest failure leaves the window: an
+        unknown name is counted like a known one, so the answer tells nothing about who exists."""
+        keys = [f"addr:{address[:100]}"] if address else []
+        if isinstance(name, str):
+            keys.insert(0, f"name:{name_key(name)[:100]}")
+        self._refuse_when_too_many(keys)
+        try:
+            user = self._verify(name, password)
+        except Unauthorized:
+            with self.store.write() as db:
+                t = now()
+                db.execute(login_failures.insert(), [{"key": k, "at": t} for k in keys] or [{"key": "none", "at": t}])
+                # the window slides: what left it is no longer needed
+                db.execute(login_failures.delete().where(login_failures.c.at < t - self.LOGIN_WINDOW))
+            raise
         token = secrets.token_urlsafe(32)
         t = now()
         with self.store.write() as db:
             db.execute(sessions.insert().values(token_hash=token_hash(token), user_id=user.id,
                                                 created_at=t, used_at=t))
         return user, token
+
+    def _refuse_when_too_many(self, keys: list[str]) -> None:
+        since = now() - self.LOGIN_WINDOW
+        with self.store.read() as db:
+            for key in keys:
+                limit = self.FAILURES_PER_NAME if key.startswith("name:") else self.FAILURES_PER_ADDRESS
+                rows = db.execute(sa.select(login_failures.c.at).where(login_failures.c.key == key,
+                                                                        login_failures.c.at >= since)
+                                  .order_by(login_failures.c.at.desc()).limit(limit)).all()
+                if len(rows) >= limit:
+                    wait = max(1, int((rows[-1].at + self.LOGIN_WINDOW - now()) // 60) + 1)
+                    what = "for this name" if key.startswith("name:") else "from your address"
+                    raise TooMany(f"too many failed logins {what}; try again in {wait} minute{'s' if wait != 1 else ''}")
 
     def logout(self, token: str) -> None:
         with self.store.write() as db:

@@ -20,6 +20,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
@@ -30,10 +31,11 @@ from .catalogue import Catalogue
 from .computer import Computer
 from .engines import Engines
 from .errors import ApiError, NotFound, Unauthorized
+from .leases import Leases
 from .live import LiveHub
 from .matches import Matches
 from .settings import Settings
-from .store import Store
+from .store import Store, libpq_url
 from .uploads import Uploads
 
 log = logging.getLogger("nomv.server")
@@ -226,7 +228,7 @@ ERROR_TEXT = {
     413: "too large",
     422: "the request is invalid: a bad field, an illegal move (with the game's reason), a "
          "refused script (with the checker's `diagnostics`)",
-    429: "too many uploads this hour",
+    429: "too many: uploads this hour, or failed logins (per name and per address)",
     502: "the game's script failed (an error, or a time or memory limit)",
 }
 
@@ -246,19 +248,24 @@ class Services:
         self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
                                  settings.argon2_time)
         self.live = LiveHub()
+        if self.store.backend == "postgresql":
+            # several processes may serve this database: pushes reach every one's clients
+            self.live.connect(libpq_url(settings.db))
+        self.leases = Leases(self.store)
         self.mailer = None
         if settings.smtp:
             from .mail import Mailer
             self.mailer = Mailer(settings.smtp, settings.mail_from)
         self.matches = Matches(self.store, self.engines, self.catalogue, self.accounts, self.live,
                                settings, self.mailer)
-        self.computer = Computer(self.matches, self.engines, settings.searches)
+        self.computer = Computer(self.matches, self.engines, settings.searches, self.leases)
         self.matches.on_computer_turn = self.computer.wake
         self.matches.thinking = self.computer.thinking.get
         self.uploads = Uploads(self.store, self.catalogue, self.engines.describe, settings)
 
     def close(self) -> None:
         self.computer.close()
+        self.live.close()
         if self.mailer is not None:
             self.mailer.close()
         self.engines.close()
@@ -380,6 +387,19 @@ def _errors(app: FastAPI) -> None:
             message = f"no such route: {request.method} {request.url.path} (see /docs)"
         return JSONResponse({"error": code, "message": message}, status_code=exc.status_code)
 
+    @app.exception_handler(DBAPIError)
+    async def database_away(request: Request, exc: DBAPIError):
+        # The database restarts, is unreachable, full or read-only: nothing was written (the
+        # transaction rolled back); the request can be made again in a moment.
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
+        if getattr(exc, "connection_invalidated", False) or isinstance(exc, OperationalError):
+            message = "the database cannot be reached now; nothing was changed: try again in a moment"
+        else:
+            message = f"the database refused the change ({reason}); nothing was changed"
+        log.warning("database error on %s %s: %s", request.method, request.url.path, reason)
+        return JSONResponse({"error": "unavailable", "message": message}, status_code=503,
+                            headers={"Retry-After": "2"})
+
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception):
         log.exception("internal error on %s %s", request.method, request.url.path)
@@ -444,13 +464,14 @@ def _routes(app: FastAPI, s: Services) -> None:
         return {"name": created.name, "email": created.email, "notify": created.notify}
 
     @app.post("/api/login", response_model=Token, tags=["accounts"], summary="Log in",
-              responses=errors(401, 422))
+              responses=errors(401, 422, 429))
     def login(body: Login, request: Request, response: Response) -> dict:
         """Checks the password; sets the session cookie (HttpOnly, SameSite=Lax) and returns
         the same session as a bearer token for bots and scripts
         (`Authorization: Bearer TOKEN`). Sessions survive a restart of the server and end
         after 30 days without use, at logout, or when the password changes."""
-        found, token = s.accounts.login(body.name, body.password)
+        found, token = s.accounts.login(body.name, body.password,
+                                        request.client.host if request.client else None)
         response.set_cookie(COOKIE, token, httponly=True, samesite="lax", path="/",
                             secure=request.url.scheme == "https",
                             max_age=int(s.settings.session_days * 86400))

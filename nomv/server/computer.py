@@ -13,15 +13,27 @@ import threading
 
 from .engines import Engines
 from .errors import ApiError
+from .leases import Leases
 from .matches import Matches
 
 log = logging.getLogger("nomv.server")
 
 
+#: A computer turn's lease lasts this long, and is renewed every RENEW_SECONDS while the search
+#: runs: a process that dies mid-search (kill -9, a power cut) holds it at most this long.
+LEASE_SECONDS = 10.0
+RENEW_SECONDS = 2.0
+#: How often a process looks for computer turns nobody is searching (a process died).
+SWEEP_SECONDS = 2.0
+
+
 class Computer:
-    def __init__(self, matches: Matches, engines: Engines, searches: int):
+    def __init__(self, matches: Matches, engines: Engines, searches: int, leases: Leases):
         self.matches = matches
         self.engines = engines
+        self.leases = leases
+        self._held: set[str] = set()      # the leases of the searches under way here
+        self._stop = threading.Event()
         self._queue: queue.Queue = queue.Queue()
         self._pending: set[int] = set()
         self._lock = threading.Lock()
@@ -33,8 +45,31 @@ class Computer:
     def start(self) -> None:
         for thread in self._threads:
             thread.start()
-        for match_id in self.matches.computer_turns():   # matches left waiting by a restart
-            self.wake(match_id)
+        threading.Thread(target=self._sweep, name="nomv-computer-sweep", daemon=True).start()
+        threading.Thread(target=self._renew, name="nomv-computer-leases", daemon=True).start()
+
+    def _renew(self) -> None:
+        """Keeps the leases of the searches under way here alive."""
+        while not self._stop.wait(RENEW_SECONDS):
+            with self._lock:
+                held = list(self._held)
+            for name in held:
+                try:
+                    self.leases.take(name, LEASE_SECONDS)
+                except Exception:   # noqa: BLE001 - the database is away: the next round
+                    log.warning("cannot renew the lease %s", name, exc_info=True)
+
+    def _sweep(self) -> None:
+        """Wakes every computer turn now and then: those a restart left waiting, and those
+        of a process that died searching them (its lease expires, then one here takes it)."""
+        while not self._stop.is_set():
+            try:
+                for match_id in self.matches.computer_turns():
+                    self.wake(match_id)
+                self.leases.forget_expired()
+            except Exception:   # noqa: BLE001 - the database is away for a while: next time
+                log.warning("the computer players cannot read the matches now", exc_info=True)
+            self._stop.wait(SWEEP_SECONDS)
 
     def wake(self, match_id: int) -> None:
         with self._lock:
@@ -46,6 +81,7 @@ class Computer:
     def close(self) -> None:
         """Stops the threads; a search under way is not waited for long (its move would be
         dropped anyway: the next start searches again)."""
+        self._stop.set()
         for _ in self._threads:
             self._queue.put(None)
         for thread in self._threads:
@@ -74,6 +110,20 @@ class Computer:
         if job is None:
             return
         key, load_moves, seat, spec, seed = job
+        # Exactly one process searches this turn: the one holding its lease.
+        lease = f"computer:{match_id}:{key.version}"
+        if not self.leases.take(lease, LEASE_SECONDS):
+            return
+        with self._lock:
+            self._held.add(lease)
+        try:
+            self._search(searcher, match_id, key, load_moves, seat, spec, seed)
+        finally:
+            with self._lock:
+                self._held.discard(lease)
+            self.leases.release(lease)
+
+    def _search(self, searcher, match_id: int, key, load_moves, seat: int, spec: str, seed: int) -> None:
         self.thinking[match_id] = seat
         try:
             steps, expects = searcher.choose(key, load_moves, seat, spec, seed)

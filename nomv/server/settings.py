@@ -63,6 +63,9 @@ class Settings:
     argon2_memory: int = 65536
     argon2_time: int = 3
     log_level: str = "info"
+    #: Server processes on this machine (uvicorn's workers), sharing the database: PostgreSQL
+    #: only (its LISTEN/NOTIFY carries the pushes between them).
+    workers: int = 1
 
     @property
     def limits(self) -> Limits:

@@ -133,6 +133,26 @@ ratings = Table(
 )
 
 
+# One process at a time does some things (searching a computer seat's move): it holds the
+# lease of that name until a time, renewed while it works; a process that dies lets it expire.
+leases = Table(
+    "leases", metadata,
+    Column("name", String(100), primary_key=True),
+    Column("holder", String(100), nullable=False),
+    Column("until", Float, nullable=False),
+)
+
+# Failed logins, by "name:<name key>" and "addr:<address>": the rate limit of logins is the
+# database's, so that it holds across processes and restarts.
+login_failures = Table(
+    "login_failures", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(120), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_login_failures_key_at", "key", "at"),
+)
+
+
 def now() -> float:
     return time.time()
 
@@ -142,6 +162,14 @@ def engine_url(url: str) -> str:
     for plain in ("postgresql://", "postgres://"):
         if url.startswith(plain):
             return "postgresql+psycopg://" + url[len(plain):]
+    return url
+
+
+def libpq_url(url: str) -> str:
+    """The URL psycopg itself takes (``postgresql://``), from SQLAlchemy's form."""
+    for prefix in ("postgresql+psycopg://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix):]
     return url
 
 
