@@ -351,3 +351,143 @@ def test_sql_like_names_are_only_names(sqlite_server):
     r = httpx.post(sqlite_server.url + "/api/login", json={"name": "x' OR '1'='1", "password": "password-1"})
     assert r.status_code == 401
     assert httpx.get(sqlite_server.url + "/api/health").status_code == 200
+
+
+def test_nomv_serve_workers_runs_several_processes_that_push_to_every_client(postgres, tmp_path):
+    import os
+    server = Server(postgres.database(), tmp_path, *ARGS, "--workers", "2")
+    try:
+        children = [p for p in os.listdir("/proc") if p.isdigit() and _parent(int(p)) == server.process.pid]
+        assert len(children) >= 2, children      # uvicorn's two worker processes
+        alice, bob = Api(server, name("a")), Api(server, name("b"))
+        match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+        # six watchers: the connections spread over the workers, and each gets the push
+        watchers = [Collector(api, match_id) for api in (alice, bob) * 3]
+        try:
+            for w in watchers:
+                w.wait(lambda m: "hello" in m.get("events", []))
+            assert alice.move(match_id, 0, "b2").status_code == 200
+            for w in watchers:
+                w.wait(lambda m: m["match"]["ply"] == 1, timeout=10)
+        finally:
+            for w in watchers:
+                w.close()
+    finally:
+        server.stop()
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def test_workers_need_postgresql(capsys):
+    from nomv.cli import main
+    assert main(["serve", "--db", "sqlite:///x.sqlite3", "--workers", "2"]) == 2
+    assert "--workers needs PostgreSQL" in capsys.readouterr().err
+
+
+# -- who may call what: every route x every kind of caller --------------------------------------
+
+ANON, PLAYER, OTHER = "anonymous", "participant", "other user"
+
+
+def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server):
+    srv = sqlite_server
+    alice, bob, carol = Api(srv, name("a")), Api(srv, name("b")), Api(srv, name("c"))
+    anon = httpx.Client(base_url=srv.url, timeout=30)
+    callers = {ANON: anon, PLAYER: alice.http, OTHER: carol.http}
+    tictactoe_sha = alice.ok("GET", "/api/games/tictactoe")["sha256"]
+
+    def fresh(status: str = "active") -> int:
+        """A tic-tac-toe match of alice (seat 1, to move) and bob: waiting for bob, or active."""
+        created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, bob.name]}, 201)
+        if status == "active":
+            bob.ok("POST", f"/api/matches/{created['id']}/accept")
+        return created["id"]
+
+    def ended() -> int:
+        match_id = fresh()
+        alice.ok("POST", f"/api/matches/{match_id}/resign")
+        return match_id
+
+    def invite() -> str:
+        created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "open"]}, 201)
+        return created["invite"].rsplit("/", 1)[1]
+
+    record = None
+
+    def a_record() -> dict:
+        nonlocal record
+        if record is None:
+            import json
+            import nomv
+            pos = nomv.Game.load("tictactoe").start(seed=3)
+            pos.play("b2")
+            record = json.loads(nomv.Record.from_position(pos).to_text())
+        return {"record": record, "seats": [alice.name, bob.name]}
+
+    # (method, path or a function giving it, body or a function, {caller: status})
+    # A route that changes a match is tried by the other callers first, then by its participant.
+    table = [
+        ("GET", "/api/health", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("POST", "/api/users", lambda: {"name": name("n"), "password": "password-1"}, {ANON: 201, PLAYER: 201, OTHER: 201}),
+        ("POST", "/api/login", {"name": "nobody-at-all", "password": "wrong-password"}, {ANON: 401, PLAYER: 401, OTHER: 401}),
+        ("GET", "/api/me", None, {ANON: 401, PLAYER: 200, OTHER: 200}),
+        ("PATCH", "/api/me", {"notify": True}, {ANON: 401, PLAYER: 200, OTHER: 200}),
+        ("POST", "/api/me/password", {"old": "not-my-password", "new": "password-2"}, {ANON: 401, PLAYER: 401, OTHER: 401}),
+        ("GET", "/api/me/matches", None, {ANON: 401, PLAYER: 200, OTHER: 200}),
+        ("GET", lambda: f"/api/users/{bob.name}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/games", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/games/tictactoe", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/games/tictactoe/standings", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/games/tictactoe/preview", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", f"/api/scripts/{tictactoe_sha}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("POST", "/api/scripts", {"source": "return {"}, {ANON: 401, PLAYER: 422, OTHER: 422}),
+        ("POST", "/api/matches", {"game": "tictactoe", "seats": ["open", "random"]}, {ANON: 401, PLAYER: 201, OTHER: 201}),
+        ("GET", "/api/matches", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/challenges", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", lambda: f"/api/matches/{fresh()}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", lambda: f"/api/matches/{fresh()}/positions/0", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("POST", lambda: f"/api/matches/{fresh()}/moves", {"ply": 0, "move": "b2"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
+        ("POST", lambda: f"/api/matches/{fresh()}/resign", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
+        ("POST", lambda: f"/api/matches/{fresh()}/draw", {"action": "offer"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
+        ("POST", lambda: f"/api/matches/{fresh()}/takeback", {"action": "ask"}, {ANON: 401, OTHER: 403, PLAYER: 409}),
+        ("POST", lambda: f"/api/matches/{fresh('waiting')}/accept", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
+        ("POST", lambda: f"/api/matches/{fresh('waiting')}/decline", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
+        ("POST", lambda: f"/api/matches/{fresh('waiting')}/cancel", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
+        ("GET", lambda: f"/api/matches/{fresh()}/record", None, {ANON: 409, OTHER: 409, PLAYER: 409}),
+        ("GET", lambda: f"/api/matches/{ended()}/record", None, {ANON: 200, OTHER: 200, PLAYER: 200}),
+        ("GET", lambda: f"/api/invites/{invite()}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("POST", lambda: f"/api/invites/{invite()}", None, {ANON: 401, PLAYER: 409, OTHER: 200}),
+        ("POST", "/api/records", a_record, {ANON: 401, PLAYER: 201, OTHER: 201}),   # a challenge: the seats accept it
+        ("GET", lambda: f"/api/matches/{fresh()}/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
+        ("POST", "/api/logout", None, {ANON: 200}),
+    ]
+    got = {}
+    for method, path, body, expected in table:
+        for caller, want in expected.items():
+            where = path() if callable(path) else path
+            payload = body() if callable(body) else body
+            r = callers[caller].request(method, where, json=payload)
+            got[(method, where, caller)] = (r.status_code, want)
+            assert r.status_code == want, f"{method} {where} as {caller}: {r.status_code} {r.text[:200]}"
+            if r.status_code >= 400:
+                assert r.json()["message"], r.text
+    # the table is complete: every route of the API is in it (the WebSocket: tests/test_server_api.py)
+    listed = {(m, _shape(p() if callable(p) else p)) for m, p, _b, _e in table}
+    schema = anon.get("/openapi.json").json()["paths"]
+    routes = {(m.upper(), _shape(p)) for p, ops in schema.items() for m in ops}
+    assert routes - listed == set(), sorted(routes - listed)
+
+
+def _shape(path: str) -> str:
+    """A route's shape, its parameters blanked: /api/matches/7/moves -> /api/matches/{}/moves."""
+    import re
+    path = re.sub(r"\{[^}]+\}", "{}", path)
+    path = re.sub(r"/api/(matches|invites|scripts|users)/[^/{]+", r"/api/\1/{}", path)
+    path = re.sub(r"/api/games/[^/{]+", "/api/games/{}", path)
+    return re.sub(r"/\d+(?=/|$)", "/{}", path)

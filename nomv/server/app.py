@@ -708,6 +708,13 @@ def _routes(app: FastAPI, s: Services) -> None:
         the record's seed is known)."""
         return s.matches.continue_record(current, body.record, body.seats, body.game, body.time_per_move)
 
+    @app.get("/api/matches/{match_id}/live", include_in_schema=False)
+    def live_over_http(match_id: int = MatchId) -> JSONResponse:
+        # (documented in the schema by hand, see below: it is a WebSocket)
+        return JSONResponse({"error": "upgrade_required",
+                             "message": "this is a WebSocket: connect with ws:// (or wss://) to follow the match"},
+                            status_code=426, headers={"Upgrade": "websocket"})
+
     @app.websocket("/api/matches/{match_id}/live")
     async def live(websocket: WebSocket, match_id: int):
         await _live(websocket, match_id, s)

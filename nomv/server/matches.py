@@ -437,6 +437,7 @@ class Matches:
     def accept(self, user: User, match_id: int) -> dict:
         with self.lock(match_id):
             m = self.load(match_id)
+            self._seated(m, user)
             pending = [s.seat for s in m.seats if s.kind == "user" and s.user_id == user.id and not s.accepted]
             if not pending:
                 raise Conflict("you have no challenge to accept in this match")
@@ -460,9 +461,17 @@ class Matches:
         self._update(m, values)
         self._after(match_id, "start", acting=user)
 
+    @staticmethod
+    def _seated(m: Loaded, user: User) -> None:
+        """Forbidden unless the user has a seat in the match (someone else's match is not one
+        to answer)."""
+        if not any(s.kind == "user" and s.user_id == user.id for s in m.seats):
+            raise Forbidden("this is not your match")
+
     def decline(self, user: User, match_id: int) -> dict:
         with self.lock(match_id):
             m = self.load(match_id)
+            self._seated(m, user)
             if m.row.status != "waiting" or not any(
                     s.kind == "user" and s.user_id == user.id and not s.accepted for s in m.seats):
                 raise Conflict("you have no challenge to decline in this match")
