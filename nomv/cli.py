@@ -318,7 +318,11 @@ def cmd_render(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.serve:
+        return _bench_serve(args)
     from . import bench
+    if args.seconds is None:
+        args.seconds = 1.0
     if args.seconds <= 0:
         raise UsageError("--seconds must be more than 0")
     if "openspiel" in (args.compare or []):
@@ -335,6 +339,27 @@ def cmd_bench(args) -> int:
     result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress,
                        compare=args.compare)
     print(json.dumps(result, indent=2) if args.json else bench.format_table(result))
+    return 0
+
+
+def _bench_serve(args) -> int:
+    """nomv bench --serve: the server under load (nomv/server/loadbench.py)."""
+    try:
+        from .server import loadbench
+    except ImportError as exc:
+        raise NomvError(f"nomv bench --serve needs the server's packages: pip install 'nomv[serve]' ({exc})") from None
+    seconds = 20.0 if args.seconds is None else args.seconds
+    if seconds <= 0 or args.players < 2:
+        raise UsageError("--seconds must be more than 0 and --players at least 2")
+    configs = tuple(args.serve_config or ("sqlite", "postgresql", "postgresql x2"))
+    progress = ((lambda text: print(f"  {text}...", file=sys.stderr, flush=True)) if not args.json
+                else (lambda text: None))
+    try:
+        rows = loadbench.run(args.players // 2, seconds, configs, progress=progress)
+    except FileNotFoundError:
+        raise NomvError("PostgreSQL is not installed (initdb not found): apt-get install postgresql, "
+                        "or --serve-config sqlite") from None
+    print(json.dumps(rows, indent=2) if args.json else loadbench.format_table(rows))
     return 0
 
 
@@ -613,7 +638,14 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                                    "player's MCTS iterations/s, the window's frame time, and how they compare "
                                    f"with the speed aims ({catalog.doc('architecture.md')}).")
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
-    p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
+    p.add_argument("--seconds", type=float, help="time per measurement (default 1; with --serve, per "
+                   "configuration, default 20)")
+    p.add_argument("--serve", action="store_true", help="measure nomv serve under load instead: its own "
+                   "servers and simulated players on 127.0.0.1 (SQLite, PostgreSQL with 1 and 2 processes)")
+    p.add_argument("--players", type=int, default=1000, help="with --serve: simulated players, two a "
+                   "Trinim match (default 1000)")
+    p.add_argument("--serve-config", action="append", choices=["sqlite", "postgresql", "postgresql x2"],
+                   help="with --serve: only this configuration (repeatable)")
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
                    help="also play OpenSpiel's versions of the classic games in the same run "
                         "(needs pip install 'nomv[openspiel]')")
