@@ -359,6 +359,8 @@ def _bench_serve(args) -> int:
     except FileNotFoundError:
         raise NomvError("PostgreSQL is not installed (initdb not found): apt-get install postgresql, "
                         "or --serve-config sqlite") from None
+    except RuntimeError as exc:   # a server that did not start: its own message
+        raise NomvError(f"nomv bench --serve: {exc}") from None
     print(json.dumps(rows, indent=2) if args.json else loadbench.format_table(rows))
     return 0
 

@@ -491,3 +491,16 @@ def _shape(path: str) -> str:
     path = re.sub(r"/api/(matches|invites|scripts|users)/[^/{]+", r"/api/\1/{}", path)
     path = re.sub(r"/api/games/[^/{]+", "/api/games/{}", path)
     return re.sub(r"/\d+(?=/|$)", "/{}", path)
+
+
+def test_processes_started_together_on_an_empty_database_migrate_one_after_the_other(postgres, tmp_path):
+    # (each creates the tables if they are missing: without a lock, two CREATE TABLEs collide)
+    from nomv.server.store import Store
+    db = postgres.database()
+    stores = [Store(db) for _ in range(4)]
+    try:
+        results = at_once([lambda s=s: s.migrate() or "ok" for s in stores])
+        assert results == ["ok"] * 4, results
+    finally:
+        for s in stores:
+            s.close()

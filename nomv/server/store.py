@@ -216,6 +216,10 @@ class Store:
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.connect().execution_options(nomv_write=True) as conn:
             with conn.begin():
+                if self.backend == "postgresql":
+                    # Processes starting together on one database migrate one after the other
+                    # (the lock ends with the transaction); SQLite's BEGIN IMMEDIATE does it there.
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(7461226)"))
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
 
