@@ -128,15 +128,29 @@ async def _players(urls: list[str], matches: int, figures: Figures, seconds: flo
     def count_error(kind: str) -> None:
         figures.errors[kind] = figures.errors.get(kind, 0) + 1
 
+    async def retried(call, ok=(200, 201)):
+        """A set-up request, tried again when a kept-alive connection was closed under it (the
+        server closes idle ones; the client may reuse one at that moment)."""
+        for attempt in range(5):
+            try:
+                r = await call()
+            except httpx.TransportError:
+                count_error("connection (set-up, retried)")
+                await asyncio.sleep(0.2 * (attempt + 1))
+                continue
+            if r.status_code in ok:
+                return r
+            r.raise_for_status()
+        raise RuntimeError("the server did not answer the bench's set-up requests")
+
     async def account(i: int) -> tuple[str, str, int]:
         who = f"{tag}p{i}"
         client_index = i % len(clients)
         client = clients[client_index]
         async with sem:
-            r = await client.post("/api/users", json={"name": who, "password": "password-1"})
-            r.raise_for_status()
-            r = await client.post("/api/login", json={"name": who, "password": "password-1"})
-            r.raise_for_status()
+            await retried(lambda: client.post("/api/users", json={"name": who, "password": "password-1"}),
+                          ok=(201, 409))   # (409: made by an earlier try whose answer was lost)
+            r = await retried(lambda: client.post("/api/login", json={"name": who, "password": "password-1"}))
         return who, r.json()["token"], client_index
 
     people = await asyncio.gather(*(account(i) for i in range(2 * matches)))
@@ -147,12 +161,10 @@ async def _players(urls: list[str], matches: int, figures: Figures, seconds: flo
     async def start(k: int) -> int:
         (a, ta, ca), (b, tb, cb) = people[2 * k], people[2 * k + 1]
         async with sem:
-            r = await clients[ca].post("/api/matches", headers=auth(ta), json={
-                "game": "trinim", "seats": [a, b], "options": {"layout": LAYOUT}})
-            r.raise_for_status()
+            r = await retried(lambda: clients[ca].post("/api/matches", headers=auth(ta), json={
+                "game": "trinim", "seats": [a, b], "options": {"layout": LAYOUT}}))
             match_id = r.json()["id"]
-            r = await clients[cb].post(f"/api/matches/{match_id}/accept", headers=auth(tb))
-            r.raise_for_status()
+            await retried(lambda: clients[cb].post(f"/api/matches/{match_id}/accept", headers=auth(tb)), ok=(200, 409))
         return match_id
 
     ids = await asyncio.gather(*(start(k) for k in range(matches)))
