@@ -184,7 +184,10 @@ class Store:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self.engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+            # A pool as large as the request threads (anyio's 40): a connection made anew runs
+            # the PRAGMAs below, and the default pool of 5 made one for most requests under load.
+            self.engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
+                                           pool_size=40, max_overflow=10)
             self._sqlite_transactions()
         else:
             self.engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
