@@ -333,3 +333,30 @@ def test_open_grid_for_tile_layouts(script, lua):
     assert sorted_ == ["-5,0", "0,1", "5,1"]  # by row, then column
     assert slot == "slot:1,0" and parsed and bad and empty and origin
     assert ok is False and "farther than 10 from the origin" in err
+
+
+def test_grids_are_made_once_and_read_only(script, lua):
+    out = run(script, lua, """
+      local a, b = nomv.grid.square(3, 3), nomv.grid.square(3, 3)
+      local h = nomv.grid.hexhex(4)
+      local ok, err = pcall(function() a.n = 10 end)
+      return {out = {a == b, a == nomv.grid.square(3), a ~= nomv.grid.square(3, 3, {adjacency = 8}),
+                     h == nomv.grid.hexhex(4), h ~= nomv.grid.hexhex(4, {upper = true}),
+                     nomv.grid.triangle(3) == nomv.grid.triangle(3, {cell = 'hex'}),
+                     ok, tostring(err):match('read%-only') ~= nil, a.n, a:at('b2'), #a.adj[5]}}
+    """)
+    assert out == [True, True, True, True, True, True, False, True, 9, 5, 4]
+
+
+def test_unionfind(script, lua):
+    # Stones on a 1x7 strip: x x . x x x .  -> groups {1,2} and {4,5,6}.
+    out = run(script, lua, """
+      local uf = nomv.unionfind(7)
+      local before = {uf:same(1, 2), uf:size(1)}
+      uf:union(1, 2); uf:union(4, 5); uf:union(6, 5)
+      local r = uf:union(4, 6)          -- already one set: its root
+      return {out = {before, uf:same(1, 2), uf:same(2, 4), uf:same(4, 6), uf:size(6), uf:size(2),
+                     uf:size(7), r == uf:find(5), uf:find(3) == 3,
+                     pcall(nomv.unionfind, -1) == false}}
+    """)
+    assert out == [[False, 1], True, False, True, 3, 2, 1, True, True, True]

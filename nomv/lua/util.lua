@@ -176,6 +176,50 @@ function Packed:clear(t)
   return t
 end
 
+--- nomv.unionfind(n) -> disjoint sets over 1..n, each element alone at first: uf:union(a, b)
+--- joins the sets of a and b (returns the joined set's root), uf:find(i) is the root of i's set,
+--- uf:same(a, b) whether a and b are in one set, uf:size(i) how many elements i's set holds.
+--- The groups of a board in a connection game: union each stone with its neighbours of its colour.
+--- Make one per question (in moves, result, ...) from the state, never one kept between calls:
+--- find shortens paths as it goes, so a forest kept outside the state would change under it.
+local UnionFind = {}
+UnionFind.__index = UnionFind
+UnionFind.__metatable = false
+
+function M.unionfind(n)
+  if type(n) ~= "number" or n ~= floor(n) or n < 0 then
+    error("unionfind: n must be a whole number, got " .. tostring(n), 2)
+  end
+  local parent, sizes = {}, {}
+  for i = 1, n do parent[i], sizes[i] = i, 1 end
+  return setmetatable({n = n, parent = parent, sizes = sizes}, UnionFind)
+end
+
+function UnionFind:find(i)
+  local parent = self.parent
+  local p = parent[i]
+  if p == nil then error("unionfind: no element " .. tostring(i), 2) end
+  while p ~= i do                 -- path halving: point i at its grandparent on the way up
+    local up = parent[p]
+    parent[i] = up
+    i, p = up, parent[up]
+  end
+  return i
+end
+
+function UnionFind:union(a, b)
+  local x, y = self:find(a), self:find(b)
+  if x == y then return x end
+  local sizes = self.sizes
+  if sizes[x] < sizes[y] then x, y = y, x end   -- the smaller set goes under the larger
+  self.parent[y], sizes[x] = x, sizes[x] + sizes[y]
+  return x
+end
+
+function UnionFind:same(a, b) return self:find(a) == self:find(b) end
+
+function UnionFind:size(i) return self.sizes[self:find(i)] end
+
 -- Bit operations on whole numbers 0 .. 2^32-1, the same on both runtimes (LuaJIT's `bit`
 -- library answers in signed 32 bits; Lua 5.4 has operators that LuaJIT cannot parse).
 local bits = {}
