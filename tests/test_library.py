@@ -351,12 +351,15 @@ def test_grids_are_made_once_and_read_only(script, lua):
 def test_unionfind(script, lua):
     # Stones on a 1x7 strip: x x . x x x .  -> groups {1,2} and {4,5,6}.
     out = run(script, lua, """
-      local uf = nomv.unionfind(7)
-      local before = {uf:same(1, 2), uf:size(1)}
-      uf:union(1, 2); uf:union(4, 5); uf:union(6, 5)
-      local r = uf:union(4, 6)          -- already one set: its root
-      return {out = {before, uf:same(1, 2), uf:same(2, 4), uf:same(4, 6), uf:size(6), uf:size(2),
-                     uf:size(7), r == uf:find(5), uf:find(3) == 3,
-                     pcall(nomv.unionfind, -1) == false}}
+      local uf = nomv.unionfind
+      local t = uf.new(7)
+      local before = {uf.same(t, 1, 2), uf.size(t, 1)}
+      uf.union(t, 1, 2); uf.union(t, 4, 5); uf.union(t, 6, 5)
+      local r = uf.union(t, 4, 6)       -- already one set: its root
+      local u = nomv.copy_list(t)       -- plain data: a state can hold it, a copy is a list copy
+      uf.union(u, 2, 4)
+      return {out = {before, uf.same(t, 1, 2), uf.same(t, 2, 4), uf.same(t, 4, 6), uf.size(t, 6),
+                     uf.size(t, 2), uf.size(t, 7), r == uf.find(t, 5), uf.find(t, 3) == 3,
+                     uf.size(u, 1), uf.same(u, 1, 6), pcall(uf.new, -1) == false}}
     """)
-    assert out == [[False, 1], True, False, True, 3, 2, 1, True, True, True]
+    assert out == [[False, 1], True, False, True, 3, 2, 1, True, True, 5, True, True]

@@ -176,49 +176,44 @@ function Packed:clear(t)
   return t
 end
 
---- nomv.unionfind(n) -> disjoint sets over 1..n, each element alone at first: uf:union(a, b)
---- joins the sets of a and b (returns the joined set's root), uf:find(i) is the root of i's set,
---- uf:same(a, b) whether a and b are in one set, uf:size(i) how many elements i's set holds.
---- The groups of a board in a connection game: union each stone with its neighbours of its colour.
---- Make one per question (in moves, result, ...) from the state, never one kept between calls:
---- find shortens paths as it goes, so a forest kept outside the state would change under it.
-local UnionFind = {}
-UnionFind.__index = UnionFind
-UnionFind.__metatable = false
+--- nomv.unionfind: disjoint sets of 1..n kept in a plain list, so that they can live in a game
+--- state (the groups of stones in a connection game).  t = nomv.unionfind.new(n): each element
+--- alone.  union(t, a, b) joins the sets of a and b in t (returns the joined set's root),
+--- find(t, i) is the root of i's set, same(t, a, b) whether a and b share a set, size(t, i)
+--- how many elements i's set holds.  In the list, t[i] is i's parent, or minus its set's size
+--- when i is a root.  find never changes t (a state must not change once made); union puts the
+--- smaller set under the larger, so a path to a root has at most log2(n) steps all the same.
+local unionfind = {}
 
-function M.unionfind(n)
+function unionfind.new(n)
   if type(n) ~= "number" or n ~= floor(n) or n < 0 then
-    error("unionfind: n must be a whole number, got " .. tostring(n), 2)
+    error("unionfind.new: n must be a whole number, got " .. tostring(n), 2)
   end
-  local parent, sizes = {}, {}
-  for i = 1, n do parent[i], sizes[i] = i, 1 end
-  return setmetatable({n = n, parent = parent, sizes = sizes}, UnionFind)
+  local t = {}
+  for i = 1, n do t[i] = -1 end
+  return t
 end
 
-function UnionFind:find(i)
-  local parent = self.parent
-  local p = parent[i]
-  if p == nil then error("unionfind: no element " .. tostring(i), 2) end
-  while p ~= i do                 -- path halving: point i at its grandparent on the way up
-    local up = parent[p]
-    parent[i] = up
-    i, p = up, parent[up]
-  end
+local function find(t, i)
+  local p = t[i]
+  while p > 0 do i, p = p, t[p] end
   return i
 end
+unionfind.find = find
 
-function UnionFind:union(a, b)
-  local x, y = self:find(a), self:find(b)
+function unionfind.union(t, a, b)
+  local x, y = find(t, a), find(t, b)
   if x == y then return x end
-  local sizes = self.sizes
-  if sizes[x] < sizes[y] then x, y = y, x end   -- the smaller set goes under the larger
-  self.parent[y], sizes[x] = x, sizes[x] + sizes[y]
+  if t[x] > t[y] then x, y = y, x end   -- t[x] is minus the size: x's set is the larger
+  t[x], t[y] = t[x] + t[y], x
   return x
 end
 
-function UnionFind:same(a, b) return self:find(a) == self:find(b) end
+function unionfind.same(t, a, b) return find(t, a) == find(t, b) end
 
-function UnionFind:size(i) return self.sizes[self:find(i)] end
+function unionfind.size(t, i) return -t[find(t, i)] end
+
+M.unionfind = unionfind
 
 -- Bit operations on whole numbers 0 .. 2^32-1, the same on both runtimes (LuaJIT's `bit`
 -- library answers in signed 32 bits; Lua 5.4 has operators that LuaJIT cannot parse).
