@@ -3,7 +3,7 @@
 -- Each turn you draw a rook path of k straight legs from one of your pieces (the anchor),
 -- turning 90 degrees at each of your k-1 marks, and drop a new piece at its end.  Your marks stay
 -- on the board as obstacles through your opponent's turn.  Whoever cannot move loses.
--- Settled rules: shared/rules.md sections 1 and 6.
+-- The rules in full: docs/games/3verse.md.
 
 local EMPTY, MARK = 0, 2                    -- board values: 0, piece p, mark of p = MARK + p
 local TEMP = 9                              -- a mark placed earlier in the path being built

@@ -5,7 +5,7 @@
 -- sides in a row on the hexagonal board), without splitting the blocks left.  Holding every
 -- block of a colour, or 7 of each of three neighbouring colours on the colour line, wins at
 -- once; otherwise the majority of majorities wins when the board is empty.
--- Settled rules: shared/rules.md section 5 (and section 6 for the layout option).
+-- The rules in full: docs/games/nibble.md.
 
 -- The colour line, in order: colour c is FILL[c], written CODES:sub(c, c) in layouts and text.
 local FILL = {"#e6194b", "#f58231", "#ffe119", "#bfef45", "#3cb44b", "#42d4f4", "#4363d8",
@@ -356,7 +356,7 @@ return {
   title = "Nibble",
   info = {
     author = "Jared McComb",
-    source = "BGA and nestorgames editions; settled rules in shared/rules.md section 5",
+    source = "BGA and nestorgames editions; rules in docs/games/nibble.md",
     rules = "Take one or more blocks of one colour. A block may be taken when two of its sides "
          .. "meeting at a corner are exposed (hexagonal board: three sides in a row), and the "
          .. "blocks left must stay in one group. Win at once by holding every block of a colour, "

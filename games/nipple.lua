@@ -5,7 +5,8 @@
 -- the largest white group next to it differ in size (skip this when no cell allows it), then
 -- place a stone of your colour.  When the board is full, the player whose largest group touching
 -- the Nipple (a "member") is bigger wins.
--- Settled rules: shared/rules.md section 2 (ambiguities N1-N8) and section 6.
+-- The rules in full, with the choices N1-N8 made where the posts left them open:
+-- docs/games/nipple.md.
 
 local EMPTY, BLACK, WHITE, NIPPLE = 0, 1, 2, 3
 local TRIES = 8                   -- random cells random_move draws before it scans the board

@@ -7,7 +7,7 @@
 -- target in some rotation.  When the deck is out, a player without a hand tile slides a placed
 -- tile to a new place instead.  Advanced: making another player's target loses.  Knownads:
 -- hidden targets, every tile is placed, one point per window showing your target.
--- Settled rules: shared/rules.md section 3 (T1..T11 below refer to its table 3.2) and section 6.
+-- The rules in full: docs/games/nonads.md (T1..T11 below are the choices it lists).
 
 local floor, concat, sort, unpack = math.floor, table.concat, table.sort, unpack
 

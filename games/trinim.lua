@@ -3,7 +3,7 @@
 -- A triangle of hexagonal cells holds equal numbers of red, green and blue pieces.  On your
 -- turn grab one piece, or a contiguous straight line of pieces.  When the board is empty, each
 -- player scores one point for every colour of which they hold an even number (0 is even).
--- Settled rules: shared/rules.md section 4.
+-- The rules in full: docs/games/trinim.md.
 
 local SIZES = {3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20}
 local LETTER = {"r", "g", "b"}                       -- colour codes in layouts and text

@@ -63,11 +63,12 @@ def test_tictactoe_lines_and_draw(ttt):
     assert pos.text().splitlines() == ["3 x o x", "2 x x o", "1 o x o", "  a b c"]
 
 
-def test_tictactoe_scene_and_random_move(ttt):
+def test_tictactoe_scene(ttt):
+    # games/tictactoe.lua is the tutorial's plain script, without random_move: the tuned one's
+    # random_move is checked below.
     pos = play_all(ttt.start(), "b2 a1")
     labels = [item["label"] for item in pos.scene()["items"] if item.get("label")]
     assert sorted(labels) == ["O", "X"]
-    check_random_move(ttt, pos)
 
 
 # -- Connect Four -------------------------------------------------------------------------------
@@ -314,3 +315,14 @@ def test_random_game_lengths_agree_with_openspiel(name, openspiel_lengths):
     (a, sa), (b, sb) = mean_and_error(ours), mean_and_error(openspiel_lengths[name])
     tolerance = Z * (sa ** 2 + sb ** 2) ** 0.5
     assert abs(a - b) <= tolerance, f"{name}: nomv {a:.2f} plies, OpenSpiel {b:.2f} (tolerance {tolerance:.2f})"
+
+
+def test_tuned_tictactoe_plays_the_same_game(lua):
+    # nomv/tuned/tictactoe.lua (what nomv bench measures) against the plain games/tictactoe.lua.
+    from nomv.bench import TUNED
+    tuned, plain = nomv.Game.load(str(TUNED["tictactoe"]), runtime=lua), load("tictactoe", lua)
+    assert tuned.start().perft(9) == 255168
+    for moves in ("a1 a2 b1 b2 c1", "a1 b1 a2 b2 c3 b3", "b2 a1 a2 c2 b1 b3 a3 c1 c3"):
+        a, b = play_all(tuned.start(), moves), play_all(plain.start(), moves)
+        assert a.outcome().winner == b.outcome().winner and a.text() == b.text()
+    check_random_move(tuned, play_all(tuned.start(), "b2 a1"))

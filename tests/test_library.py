@@ -333,3 +333,34 @@ def test_open_grid_for_tile_layouts(script, lua):
     assert sorted_ == ["-5,0", "0,1", "5,1"]  # by row, then column
     assert slot == "slot:1,0" and parsed and bad and empty and origin
     assert ok is False and "farther than 10 from the origin" in err
+
+
+def test_grids_are_made_once_and_take_no_new_field(script, lua):
+    out = run(script, lua, """
+      local a, b = nomv.grid.square(3, 3), nomv.grid.square(3, 3)
+      local h = nomv.grid.hexhex(4)
+      local ok, err = pcall(function() a.mine = 10 end)
+      return {out = {a == b, a == nomv.grid.square(3), a ~= nomv.grid.square(3, 3, {adjacency = 8}),
+                     h == nomv.grid.hexhex(4), h ~= nomv.grid.hexhex(4, {upper = true}),
+                     nomv.grid.triangle(3) == nomv.grid.triangle(3, {cell = 'hex'}),
+                     ok, tostring(err):match('shared by every caller') ~= nil, a.mine == nil, a.n, a:at('b2'),
+                     #a.adj[5], getmetatable(a) == nil}}
+    """)
+    assert out == [True, True, True, True, True, True, False, True, True, 9, 5, 4, False]
+
+
+def test_unionfind(script, lua):
+    # Stones on a 1x7 strip: x x . x x x .  -> groups {1,2} and {4,5,6}.
+    out = run(script, lua, """
+      local uf = nomv.unionfind
+      local t = uf.new(7)
+      local before = {uf.same(t, 1, 2), uf.size(t, 1)}
+      uf.union(t, 1, 2); uf.union(t, 4, 5); uf.union(t, 6, 5)
+      local r = uf.union(t, 4, 6)       -- already one set: its root
+      local u = nomv.copy_list(t)       -- plain data: a state can hold it, a copy is a list copy
+      uf.union(u, 2, 4)
+      return {out = {before, uf.same(t, 1, 2), uf.same(t, 2, 4), uf.same(t, 4, 6), uf.size(t, 6),
+                     uf.size(t, 2), uf.size(t, 7), r == uf.find(t, 5), uf.find(t, 3) == 3,
+                     uf.size(u, 1), uf.same(u, 1, 6), pcall(uf.new, -1) == false}}
+    """)
+    assert out == [[False, 1], True, False, True, 3, 2, 1, True, True, 5, True, True]

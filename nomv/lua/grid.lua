@@ -30,7 +30,7 @@ end
 local function build(kind, cells, dirs, nbr, adjacency, radius)
   local g = setmetatable({kind = kind, n = #cells, ids = {}, index = {}, x = {}, y = {},
                           poly = {}, dirs = dirs, dir = {}, step = {}, opposite = {},
-                          adj = {}, radius = radius}, Grid)
+                          adj = {}, radius = radius}, {__index = Grid})   -- (share() gives the final one)
   for i, c in ipairs(cells) do
     if g.index[c.id] then error("duplicate cell id " .. tostring(c.id), 3) end
     g.ids[i], g.index[c.id], g.x[i], g.y[i], g.poly[i] = c.id, i, c.x, c.y, c.poly
@@ -70,6 +70,36 @@ local function build(kind, cells, dirs, nbr, adjacency, radius)
   return g
 end
 
+-- Made grids, by kind and arguments.  A grid depends only on its arguments, so a script that
+-- asks for the same grid again (in setup, in moves, for every state) gets the one already made,
+-- and needs no cache of its own.  Shared that way, a grid must not change: the script gets a
+-- read-only view (reads pass through to the grid and its methods; setting a field is an error).
+-- Its arrays (g.adj, g.step, g.rays ...) stay plain tables, for speed: read them, never change them.
+local made = {}
+
+local function key_of(...)
+  local parts = {...}
+  for k = 1, select("#", ...) do parts[k] = tostring(parts[k]) end
+  return table.concat(parts, "|", 1, select("#", ...))
+end
+
+local SharedGrid = {
+  __index = Grid,
+  __newindex = function(_, k)
+    error(format("a grid is shared by every caller: it cannot take a new field (tried to set %s)", tostring(k)), 2)
+  end,
+  __metatable = false,
+}
+
+local function share(key, g)
+  -- The grid itself, not a view of it: its fields are read at full speed in the hot loops (a
+  -- proxy's __index cost Trinim and 3verse 10-25% of their playouts).  A new field is refused;
+  -- the fields it has are the script's to read, never to change.
+  setmetatable(g, SharedGrid)
+  made[key] = g
+  return g
+end
+
 local function corners(x, y, r, start, count)
   local p = {}
   for k = 0, count - 1 do
@@ -85,6 +115,8 @@ end
 local function square(w, h, opts)
   h = h or w
   opts = opts or {}
+  local key = key_of("square", w, h, opts.adjacency == 8 and 8 or 4, not not opts.upper)
+  if made[key] then return made[key] end
   whole(w, "width", 1, 26); whole(h, "height", 1, 99)
   local cells, at = {}, {}
   local file, rank = {}, {}
@@ -107,7 +139,7 @@ local function square(w, h, opts)
     end, adjacency, 0.5)
   g.w, g.h, g.file, g.rank = w, h, file, rank
   g.orthogonal, g.diagonal = {1, 3, 5, 7}, {2, 4, 6, 8}
-  return g
+  return share(key, g)
 end
 
 --- nomv.grid.hexhex(side [, {upper=false}]): a hexagon of flat-topped hexagons.  Axial
@@ -116,6 +148,8 @@ end
 --- numbers upwards.  Directions n ne se s sw nw.
 local function hexhex(s, opts)
   opts = opts or {}
+  local key = key_of("hexhex", s, not not opts.upper)
+  if made[key] then return made[key] end
   whole(s, "side", 1, 13)
   local cells, at, Q, R = {}, {}, {}, {}
   for q = -(s - 1), s - 1 do
@@ -133,7 +167,7 @@ local function hexhex(s, opts)
     function(i, d) return at[(Q[i] + DQ[d] + 50) * 1000 + (R[i] + DR[d] + 50)] end,
     {1, 2, 3, 4, 5, 6}, SQRT3 / 2)
   g.side, g.q, g.r = s, Q, R
-  return g
+  return share(key, g)
 end
 
 --- nomv.grid.triangle(n [, {cell="hex"|"triangle", upper=false}]).
@@ -144,6 +178,8 @@ end
 --- Directions n e s w (an up-pointing triangle has no n, a down-pointing one no s).
 local function triangle(n, opts)
   opts = opts or {}
+  local key = key_of("triangle", n, opts.cell or "hex", not not opts.upper)
+  if made[key] then return made[key] end
   whole(n, "size", 1, 26)
   local cells, at, C, Rw = {}, {}, {}, {}
   if opts.cell == nil or opts.cell == "hex" then
@@ -164,7 +200,7 @@ local function triangle(n, opts)
         if r >= 1 and r <= n and c <= n and c + r > n then return at[r * 100 + c] end
       end, {1, 2, 3, 4, 5, 6}, SQRT3 / 2)
     g.size, g.col, g.row = n, C, Rw
-    return g
+    return share(key, g)
   elseif opts.cell == "triangle" then
     local H = SQRT3 / 2
     for r = 1, n do
@@ -192,7 +228,7 @@ local function triangle(n, opts)
         if d == 3 and up and r < n then return at[(r + 1) * 100 + k + 1] end
       end, {1, 2, 3, 4}, SQRT3 / 6)
     g.size, g.col, g.row = n, C, Rw
-    return g
+    return share(key, g)
   end
   error("triangle: cell must be \"hex\" or \"triangle\", got " .. tostring(opts.cell), 2)
 end
@@ -249,7 +285,7 @@ local function free(list, links)
     -- Keep the neighbour lists in a fixed order, whatever order pairs() visited.
     for i = 1, g.n do table.sort(g.adj[i]) end
   end
-  return g
+  return setmetatable(g, Grid)   -- its own, not shared: plain Grid (protected, like every grid)
 end
 
 --- nomv.grid.open([{reach = 250, dense = false}]): an unbounded square grid of slots, for open tile layouts

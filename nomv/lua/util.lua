@@ -176,6 +176,45 @@ function Packed:clear(t)
   return t
 end
 
+--- nomv.unionfind: disjoint sets of 1..n kept in a plain list, so that they can live in a game
+--- state (the groups of stones in a connection game).  t = nomv.unionfind.new(n): each element
+--- alone.  union(t, a, b) joins the sets of a and b in t (returns the joined set's root),
+--- find(t, i) is the root of i's set, same(t, a, b) whether a and b share a set, size(t, i)
+--- how many elements i's set holds.  In the list, t[i] is i's parent, or minus its set's size
+--- when i is a root.  find never changes t (a state must not change once made); union puts the
+--- smaller set under the larger, so a path to a root has at most log2(n) steps all the same.
+local unionfind = {}
+
+function unionfind.new(n)
+  if type(n) ~= "number" or n ~= floor(n) or n < 0 then
+    error("unionfind.new: n must be a whole number, got " .. tostring(n), 2)
+  end
+  local t = {}
+  for i = 1, n do t[i] = -1 end
+  return t
+end
+
+local function find(t, i)
+  local p = t[i]
+  while p > 0 do i, p = p, t[p] end
+  return i
+end
+unionfind.find = find
+
+function unionfind.union(t, a, b)
+  local x, y = find(t, a), find(t, b)
+  if x == y then return x end
+  if t[x] > t[y] then x, y = y, x end   -- t[x] is minus the size: x's set is the larger
+  t[x], t[y] = t[x] + t[y], x
+  return x
+end
+
+function unionfind.same(t, a, b) return find(t, a) == find(t, b) end
+
+function unionfind.size(t, i) return -t[find(t, i)] end
+
+M.unionfind = unionfind
+
 -- Bit operations on whole numbers 0 .. 2^32-1, the same on both runtimes (LuaJIT's `bit`
 -- library answers in signed 32 bits; Lua 5.4 has operators that LuaJIT cannot parse).
 local bits = {}
