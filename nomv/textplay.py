@@ -69,8 +69,9 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
         the script's text() fails, the picture of the scene stands in (the error is shown)."""
         try:
             scene = pos.scene(player=player)
-        except NomvError:
+        except NomvError as exc:   # the state as text stands in; the player sees why
             scene = {}
+            say(_("The script failed: {error}").format(error=exc))
         if "text" in game.hooks:
             status = i18n.localized(scene.get("status"))
             try:

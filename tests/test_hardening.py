@@ -319,3 +319,37 @@ def test_the_autosave_of_a_game_whose_result_fails_is_kept_as_unfinished(brittle
     pos.play("b")
     record = nomv.Record.from_position(pos)
     assert record.result is None and record.moves == ["b"]
+
+
+# -- the corpus of issue 20 through text play ----------------------------------------------------
+
+SECOND_ROUND = ["checker_stale_move_list", "players_names_number", "players_colours_keys",
+                "option_choices_superscript", "to_move_nil", "to_move_fraction", "notation_spaces",
+                "long_name", "reason_table", "status_table", "bounds_shared_table", "huge_item_id",
+                "parse_reason_tostring_table", "text_surrogate", "reassign_pcall_after_load",
+                "reassign_nomv_after_load", "reassign_tostring_through_G"]
+
+
+def test_the_second_rounds_corpus_is_all_there():
+    assert all((HOSTILE / f"{n}.lua").is_file() for n in SECOND_ROUND)
+
+
+@pytest.mark.parametrize("stem", SECOND_ROUND)
+def test_text_play_shows_each_attack_and_keeps_running(stem, lua, monkeypatch, capsys, tmp_path):
+    import builtins
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_hostile import expectation
+    want = expectation(HOSTILE / f"{stem}.lua", lua)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("NOMV_TIME_LIMIT", "0.3")
+    typed = iter(["no such move", "a", "a", "a", "undo", "moves", "quit"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(typed))
+    code = main(["play", str(HOSTILE / f"{stem}.lua"), "--text", "--players", "human,human", "--lua", lua])
+    out, err = capsys.readouterr()
+    assert "internal error" not in out + err and "Traceback" not in out + err, out + err
+    if want.hook == "search":      # no computer player here: the game plays on
+        assert code == 0
+        return
+    assert want.message in out + err, out + err
+    assert code == (1 if want.hook == "load" else 0), (code, out + err)
