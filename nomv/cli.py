@@ -416,6 +416,8 @@ def cmd_check(args) -> int:
     from .checker import check
     if args.playouts < 1:
         raise UsageError("--playouts must be at least 1")
+    if not args.seconds >= 0:
+        raise UsageError("--seconds must be 0 or more")
     paths = []
     for name in args.scripts:
         paths.append(name if name.endswith(".lua") or os.sep in name else str(catalog.find(name).path))
@@ -423,7 +425,7 @@ def cmd_check(args) -> int:
                    options=_option_pairs(args.option) or None, text_options=True,
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
                    extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1,
-                   limits=args.limits)
+                   limits=args.limits, seconds=args.seconds)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -649,7 +651,14 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
                                    "every ply; figures and rule coverage. Exit 1 on any error. "
                                    f"The codes are explained in {catalog.doc('checker.md')}.")
     p.add_argument("scripts", nargs="+", metavar="SCRIPT", help="a .lua file or a game's name")
-    p.add_argument("--playouts", type=int, default=20, help="random games of the default options (default 20)")
+    from .checker.core import DEFAULT_PLAYOUTS, DEFAULT_SECONDS
+    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, metavar="N",
+                   help=f"random games of the default options at least (default {DEFAULT_PLAYOUTS}; "
+                        "half for each variant, a tenth for each option's extreme)")
+    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
+                   help=f"then more random games until S seconds of CPU went into the defaults' games "
+                        f"(default {DEFAULT_SECONDS:g}; half for each variant, a tenth for each "
+                        "option's extreme); 0 plays only --playouts")
     p.add_argument("--seed", type=int, default=0, help="seed of the first random game (default 0)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="check only games with these options (repeatable)")
