@@ -348,11 +348,15 @@ def cmd_match(args) -> int:
     if args.min_score is not None and not 0 <= args.min_score <= 1:
         raise UsageError(f"--min-score is a score from 0 to 1 (points per game), got {args.min_score:g}")
     game = _load(args)
-    chosen = _game_options(args, game)
-    options = game.resolve_options(chosen, args.variant, text=True)
     specs = [s.strip() for s in args.players.split(",")]
     if len(specs) < 1 or any(not s for s in specs):
         raise UsageError(f"--players takes computer players separated by commas, got {args.players!r}")
+    # The game's own number of seats, the list repeating to fill them (docs/ai.md); more players
+    # named than that, and the game allows them: a seat each.
+    chosen = _option_pairs(args.option)
+    if "players" not in chosen and game.players.default < len(specs) <= game.players.max:
+        chosen["players"] = str(len(specs))
+    options = game.resolve_options(chosen, args.variant, text=True)
     if "human" in (s.lower() for s in specs):
         raise UsageError("a match is played by computer players: --players takes random or mcts[:TIME]")
     players = int(options["players"])
@@ -400,7 +404,8 @@ def cmd_match(args) -> int:
         print(json.dumps({"game": game.name, "options": options, "seed": seed, "swap": args.swap,
                           **match.summary(specs, results)}, indent=2))
     else:
-        print(match.format_summary(game.title, specs, results, how))
+        print(match.format_summary(game.title, specs, results, how,
+                                   [game.players.name(p) for p in range(1, int(options["players"]) + 1)]))
         if args.out:
             print(f"game records: {args.out} (one per line)")
     if args.min_score is not None:
