@@ -67,3 +67,39 @@ def test_two_players_pieces_never_print_alike():
     board, files, _, legend = text.split("\n")
     assert board == "1  A a X" and files == "   a b c"
     assert legend == "A = White A, a = Black A, X = Black"
+
+
+def kalah_from_the_docs() -> str:
+    import re
+    text = (Path(__file__).parent.parent / "docs" / "script-api.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```lua\n(.*?)```", text, re.S) if 'name = "minikalah"' in b]
+    return block
+
+
+def test_numbers_on_cells_kalah_from_the_docs():
+    # pieces(v) gives any seed count a piece labelled with it; labels(state) writes on the cells.
+    with nomv.Game(kalah_from_the_docs(), "minikalah.lua") as game:
+        pos = game.start()
+        pos.play("p3")                       # its 3 seeds go to s1, q1 and q2
+        items = pos.scene()["items"]
+        labels = {(round(i["x"], 2), round(i["y"], 2)): i.get("label") for i in items
+                  if i.get("shape") == "circle" and not i.get("id")}
+        assert labels[(4, 0.5)] == 1 and labels[(3, 0)] == 4 and labels[(1, 1)] == 3
+        assert (3, 1) not in labels          # the emptied pit has no piece
+        cells = {i["id"]: i.get("label") for i in items if i.get("id")}
+        assert cells["s1"] == "S" and cells["s2"] == "N" and cells["p1"] is None
+        assert pos.text().split("\n")[:3] == ["q3    3 4 4", "s2  N       1", "p1    3 3 ."]
+
+
+def test_pieces_and_labels_that_return_the_wrong_thing_are_named(tmp_path):
+    import pytest
+    source = kalah_from_the_docs()
+    bad = source.replace('return {fill = "#d9b26f", label = seeds}', 'return "seeds"')
+    with nomv.Game(bad, "bad.lua") as game, pytest.raises(nomv.ScriptError) as err:
+        game.start().scene()
+    assert 'pieces(3, 1) must return a piece {fill=, label=} or nil, got "seeds"' in err.value.message
+    assert err.value.code == "E091"
+    bad = source.replace('return {s1 = "S", s2 = "N"}', 'return "S"')
+    with nomv.Game(bad, "bad.lua") as game, pytest.raises(nomv.ScriptError) as err:
+        game.start().scene()
+    assert "labels must return a table of texts by cell (index or id)" in err.value.message
