@@ -1,6 +1,7 @@
 """nomv check: a broken script for every code (tests/scripts/bad/, each naming the code and line
 it must produce in an `-- expect: CODE LINE` comment at its top, and optionally words its message
-must hold in a `-- says: TEXT` line), clean bundled games, coverage."""
+must hold in a `-- says: TEXT` line; a `-- check: defaults` line checks it with the default count
+and time budget, on a fake clock), clean bundled games, coverage, the time budget."""
 from __future__ import annotations
 
 import json
