@@ -375,11 +375,15 @@ def cmd_match(args) -> int:
     if args.min_score is not None and not 0 <= args.min_score <= 1:
         raise UsageError(f"--min-score is a score from 0 to 1 (points per game), got {args.min_score:g}")
     game = _load(args)
-    chosen = _game_options(args, game)
-    options = game.resolve_options(chosen, args.variant, text=True)
     specs = [s.strip() for s in args.players.split(",")]
     if len(specs) < 1 or any(not s for s in specs):
         raise UsageError(f"--players takes computer players separated by commas, got {args.players!r}")
+    # The game's own number of seats, the list repeating to fill them (docs/ai.md); more players
+    # named than that, and the game allows them: a seat each.
+    chosen = _option_pairs(args.option)
+    if "players" not in chosen and game.players.default < len(specs) <= game.players.max:
+        chosen["players"] = str(len(specs))
+    options = game.resolve_options(chosen, args.variant, text=True)
     if "human" in (s.lower() for s in specs):
         raise UsageError("a match is played by computer players: --players takes random or mcts[:TIME]")
     players = int(options["players"])
@@ -427,7 +431,8 @@ def cmd_match(args) -> int:
         print(json.dumps({"game": game.name, "options": options, "seed": seed, "swap": args.swap,
                           **match.summary(specs, results)}, indent=2))
     else:
-        print(match.format_summary(game.title, specs, results, how))
+        print(match.format_summary(game.title, specs, results, how,
+                                   [game.players.name(p) for p in range(1, int(options["players"]) + 1)]))
         if args.out:
             print(f"game records: {args.out} (one per line)")
     if args.min_score is not None:
@@ -443,6 +448,8 @@ def cmd_check(args) -> int:
     from .checker import check
     if args.playouts < 1:
         raise UsageError("--playouts must be at least 1")
+    if not args.seconds >= 0:
+        raise UsageError("--seconds must be 0 or more")
     paths = []
     for name in args.scripts:
         paths.append(name if name.endswith(".lua") or os.sep in name else str(catalog.find(name).path))
@@ -450,7 +457,7 @@ def cmd_check(args) -> int:
                    options=_option_pairs(args.option) or None, text_options=True,
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
                    extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1,
-                   limits=args.limits)
+                   limits=args.limits, seconds=args.seconds)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -686,7 +693,14 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
                                    "every ply; figures and rule coverage. Exit 1 on any error. "
                                    f"The codes are explained in {catalog.doc('checker.md')}.")
     p.add_argument("scripts", nargs="+", metavar="SCRIPT", help="a .lua file or a game's name")
-    p.add_argument("--playouts", type=int, default=20, help="random games of the default options (default 20)")
+    from .checker.core import DEFAULT_PLAYOUTS, DEFAULT_SECONDS
+    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, metavar="N",
+                   help=f"random games of the default options at least (default {DEFAULT_PLAYOUTS}; "
+                        "half for each variant, a tenth for each option's extreme)")
+    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
+                   help=f"then more random games until S seconds of CPU went into the defaults' games "
+                        f"(default {DEFAULT_SECONDS:g}; half for each variant, a tenth for each "
+                        "option's extreme); 0 plays only --playouts")
     p.add_argument("--seed", type=int, default=0, help="seed of the first random game (default 0)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="check only games with these options (repeatable)")

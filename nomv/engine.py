@@ -171,13 +171,14 @@ SEARCH = Request("search", _searched)            # its indices back from 1-based
 COVERAGE_START = Request("coverage_start", _nothing)
 COVERAGE_PAUSE = Request("coverage_pause", _nothing)
 COVERAGE_STOP = Request("coverage_stop", _json_dict)
+MOVE_ADDED_AT = Request("move_added_at", _int_or_none, _plus_one)
 
 #: Every request by name (for batches): the one place where arguments are encoded for the wire
 #: and replies decoded.
 CODEC: dict[str, Request[Any]] = {r.name: r for r in (
     CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
     DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
-    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP)}
+    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT)}
 
 
 @runtime_checkable
@@ -238,6 +239,7 @@ class Engine(Protocol):
     def coverage_start(self, keep: bool = False) -> None: ...
     def coverage_pause(self) -> None: ...
     def coverage_stop(self) -> dict[str, Any]: ...
+    def move_added_at(self, state: State, index: int) -> int | None: ...
     def close(self) -> None: ...
 
 
@@ -424,6 +426,11 @@ class EngineBase:
     def coverage_stop(self) -> dict[str, Any]:
         """Stops recording; returns {"ran": [lines], "active": [lines that can run]}."""
         return self._ask(COVERAGE_STOP)
+
+    def move_added_at(self, state: State, index: int) -> int | None:
+        """The line of the script that added item ``index`` (from 0) to the list ``moves``
+        returns for ``state``, when it can be told (a line hook: use Lua 5.4)."""
+        return self._ask(MOVE_ADDED_AT, state, index)
 
 
 class LuaEngine(EngineBase):

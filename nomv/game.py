@@ -620,7 +620,9 @@ class Position:
             return own
         from .scenetext import scene_text
         try:
-            picture = scene_text(self.scene(player))
+            spec = self.game.players
+            picture = scene_text(self.scene(player), players=[
+                (spec.name(p), spec.colours[p - 1]) for p in range(1, min(self.players, len(spec.colours)) + 1)])
         except ScriptError:
             picture = None
         if picture is not None:

@@ -19,12 +19,12 @@ from typing import Literal
 FIELD_TYPES: dict[str, tuple[str, ...]] = {
     "name": ("string",), "title": ("string", "table"), "info": ("table",),
     "players": ("number", "table"), "options": ("table",), "variants": ("table",),
-    "grid": ("table",), "pieces": ("table",),
+    "grid": ("table",), "pieces": ("table", "function"),
     "check": ("function",), "setup": ("function",), "moves": ("function",),
     "play": ("function",), "result": ("function",), "to_move": ("function",),
     "scene": ("function",), "notation": ("function",), "parse": ("function",),
     "random_move": ("function",), "view": ("function",), "determinize": ("function",),
-    "text": ("function",), "evaluate": ("function",),
+    "text": ("function",), "evaluate": ("function",), "labels": ("function",),
 }
 FIELDS: tuple[str, ...] = tuple(FIELD_TYPES)
 HOOKS: tuple[str, ...] = tuple(f for f, types in FIELD_TYPES.items() if types == ("function",))

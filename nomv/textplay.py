@@ -78,7 +78,9 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 return pos.text(player) + ("\n" + status if status else "")
             except NomvError as exc:
                 say(_("The script failed: {error}").format(error=exc))
-        return scene_text(scene, i18n.language) or (pos.text(player) if "text" not in game.hooks else "")
+        seats = [(game.players.name(p, i18n.language), game.players.colours[p - 1])
+                 for p in range(1, min(pos.players, len(game.players.colours)) + 1)]
+        return scene_text(scene, i18n.language, seats) or (pos.text(player) if "text" not in game.hooks else "")
 
     def save_autosave() -> None:
         nonlocal resume

@@ -47,7 +47,7 @@ WALL_FACTOR = 4
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _cpu_seconds(pid: int, otherwise: float) -> float:
+def cpu_seconds(pid: int, otherwise: float) -> float:
     """The CPU time a process has used (Linux /proc), else ``otherwise``."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
@@ -462,7 +462,7 @@ class WorkerProcess:
             waited = time.monotonic() - since
             if limit > 0 and waited > limit + GRACE and (
                     waited > WALL_FACTOR * limit + GRACE
-                    or _cpu_seconds(process.pid, since_cpu + waited) - since_cpu > limit + GRACE):
+                    or cpu_seconds(process.pid, since_cpu + waited) - since_cpu > limit + GRACE):
                 self._kill()
                 self.kills += 1
                 raise LimitError(f"took longer than {limit:g} seconds (the time limit); stopped",

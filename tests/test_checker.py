@@ -1,5 +1,7 @@
 """nomv check: a broken script for every code (tests/scripts/bad/, each naming the code and line
-it must produce in an `-- expect: CODE LINE` comment at its top), clean bundled games, coverage."""
+it must produce in an `-- expect: CODE LINE` comment at its top, and optionally words its message
+must hold in a `-- says: TEXT` line; a `-- check: defaults` line checks it with the default count
+and time budget, on a fake clock), clean bundled games, coverage, the time budget."""
 from __future__ import annotations
 
 import json
@@ -16,7 +18,7 @@ from conftest import bundled_games
 
 BAD = Path(__file__).parent / "scripts" / "bad"
 GAMES = Path(__file__).parent.parent / "games"
-FAST = dict(playouts=3, stats_games=10)
+FAST = dict(playouts=3, stats_games=10, seconds=0)
 
 
 def expectation(path: Path) -> tuple[str, int]:
@@ -28,14 +30,116 @@ def expectation(path: Path) -> tuple[str, int]:
 BAD_SCRIPTS = sorted(BAD.glob("*.lua"))
 
 
+def fake_cpu(monkeypatch, per_game: float) -> None:
+    """The budget's clock, made to advance ``per_game`` seconds at each reading (once a game):
+    how many games a budget buys then never depends on the machine."""
+    import itertools
+    from nomv.checker import core
+    ticks = itertools.count()
+    monkeypatch.setattr(core, "cpu_clock", lambda worker=None: next(ticks) * per_game)
+
+
 @pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
-def test_broken_script_reports_its_code_and_line(path):
+def test_broken_script_reports_its_code_and_line(path, monkeypatch):
     code, line = expectation(path)
-    report = check(path, limits=Limits(0.5, 64 << 20), **FAST)
+    if re.search(r"^-- check: defaults$", path.read_text(encoding="utf-8"), re.M):
+        # A mistake only the default settings find: their time budget, at 5 ms a game.
+        fake_cpu(monkeypatch, 0.005)
+        report = check(path, limits=Limits(0.5, 64 << 20), stats_games=0)
+    else:
+        report = check(path, limits=Limits(0.5, 64 << 20), **FAST)
     found = [(d.code, d.line) for d in report.diagnostics]
     assert (code, line) in found, f"expected {code} at line {line}, got {found}"
     text = report.format()
     assert f"{path}:{line}: {'error' if code[0] == 'E' else 'warning'}[{code}]:" in text
+    says = re.search(r"^-- says: (.+)$", path.read_text(encoding="utf-8"), re.M)
+    if says:
+        message = next(d.message for d in report.diagnostics if (d.code, d.line) == (code, line))
+        assert says.group(1) in message, message
+
+
+RARE = BAD / "e052_rare_dead_end.lua"
+
+
+def test_a_rare_dead_end_escapes_a_few_games_but_not_the_default_budget(monkeypatch):
+    # About one game in a hundred reaches the dead end (it depends on the rng given to setup).
+    # (No fast playouts here: with 200 of them the figures might stumble on it too.)
+    few = check(RARE, playouts=5, seconds=0, stats_games=0)
+    assert few.ok and few.scripts[0].games == 5, few.format()
+    fake_cpu(monkeypatch, 0.005)
+    found = check(RARE, stats_games=0)
+    e052 = [d for d in found.diagnostics if d.code == "E052"]
+    assert e052 and e052[0].line == expectation(RARE)[1], found.format()
+
+
+def test_the_budget_plays_at_least_the_count_then_until_the_seconds_are_spent(monkeypatch, tmp_path):
+    never = tmp_path / "never.lua"
+    never.write_text(RARE.read_text(encoding="utf-8").replace("rng:int(100) == 40", "false"), encoding="utf-8")
+    fake_cpu(monkeypatch, 1 / 64)     # 1 s buys 64 games (binary fractions: exact sums)
+    s = check(never, playouts=7, seconds=1, stats_games=0, coverage=False).scripts[0]
+    assert not s.errors and s.games == 64 and s.games_seconds == 1.0
+    fake_cpu(monkeypatch, 1.0)        # slow games: the count still holds
+    assert check(never, playouts=7, seconds=1, stats_games=0, coverage=False).scripts[0].games == 7
+    fake_cpu(monkeypatch, 1 / 64)     # no budget: the count alone
+    assert check(never, playouts=7, seconds=0, stats_games=0, coverage=False).scripts[0].games == 7
+    # A variant gets half the budget (32 games), each option's extreme a tenth (0.1 s: 7 games).
+    never.write_text(never.read_text(encoding="utf-8").replace(
+        '  name = "bad",', '  name = "bad",\n  options = {colour = {default = "red", choices = {"red", "blue", "green"}}},\n'
+        '  variants = {blue = {colour = "blue"}},'), encoding="utf-8")
+    s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
+    assert s.configurations == ["defaults", "variant 'blue'", "option colour=green"], s.configurations
+    assert s.games == 64 + 32 + 7
+
+
+def test_the_report_says_how_many_games_and_how_long(capsys):
+    assert main(["check", str(RARE), "--playouts", "4", "--seconds", "0", "--no-coverage", "--json"]) in (0, 1)
+    data = json.loads(capsys.readouterr().out)["scripts"][0]
+    assert data["games"] == 4 and data["games_seconds"] > 0
+    assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "3", "--seconds", "0", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"3 random games checked ply by ply over 1 configuration in \d+\.\d s of CPU "
+                     r"\(\d+\.\d s in all\)", out), out
+    assert main(["check", str(RARE), "--seconds", "-1"]) == 2
+    assert "--seconds must be 0 or more" in capsys.readouterr().err
+
+
+def test_a_duplicate_move_is_reported_once_at_the_line_that_added_it(tmp_path):
+    report = check(BAD / "e051_duplicate_move.lua", **FAST)
+    assert [(d.code, d.line) for d in report.errors] == [("E051", 14)], report.format()   # no E080
+    # Added by a helper: the helper's line; a local made by a constructor: that line; a list
+    # returned as it is made: the moves function.
+    source = (BAD / "e051_duplicate_move.lua").read_text(encoding="utf-8")
+    lines = source.split("\n")
+    helper = source.replace("local g = nomv.grid.square(3, 1)\n", "local g = nomv.grid.square(3, 1)\n"
+                            "local function add(list, id)\n  list[#list + 1] = {id}\nend\n").replace(
+                            "table.insert(out, {g.ids[i]})", "add(out, g.ids[i])")
+    (tmp_path / "helper.lua").write_text(helper, encoding="utf-8")
+    report = check(tmp_path / "helper.lua", **FAST)
+    assert [(d.code, d.line) for d in report.errors] == [("E051", 6)], report.format()
+    local = source.replace("    local out = {}\n", "    local out = {{'a1'}, {'a1'}}\n    do return out end\n")
+    (tmp_path / "local.lua").write_text(local, encoding="utf-8")
+    report = check(tmp_path / "local.lua", **FAST)
+    assert ("E051", 9) in [(d.code, d.line) for d in report.errors], report.format()
+    whole = source.replace("    local out = {}\n", "    do return {{'a1'}, {'a1'}} end\n")
+    (tmp_path / "whole.lua").write_text(whole, encoding="utf-8")
+    report = check(tmp_path / "whole.lua", **FAST)
+    moves_line = next(i for i, l in enumerate(lines, 1) if "moves = function" in l)
+    assert ("E051", moves_line) in [(d.code, d.line) for d in report.errors], report.format()
+    assert "E080" not in report.codes()
+
+
+def test_a_hang_in_random_move_inside_a_loop_names_the_hook_and_line():
+    # Lua 5.4's hook stops it in the playout loop itself: reported under random_move, not
+    # "playout" (LuaJIT's stopped worker is the checker's test above, through the bad script).
+    import nomv
+    path = BAD / "e101_random_move_hangs_in_playouts.lua"
+    game = nomv.Game.load(str(path), runtime="5.4", limits=Limits(time=0.5))
+    try:
+        with pytest.raises(nomv.LimitError) as info:
+            game.playout(5)
+    finally:
+        game.close()
+    assert info.value.hook == "random_move" and info.value.line == expectation(path)[1]
 
 
 def test_every_code_has_a_broken_script():
@@ -51,14 +155,14 @@ def test_every_code_is_documented():
 
 @pytest.mark.parametrize("name", bundled_games())
 def test_bundled_game_checks_clean(name):
-    report = check(GAMES / f"{name}.lua", playouts=2, stats_games=20, extremes=False, coverage=False)
+    report = check(GAMES / f"{name}.lua", playouts=2, seconds=0, stats_games=20, extremes=False, coverage=False)
     assert report.ok, "\n" + report.format()
 
 
 def test_tutorial_games_check_without_warnings():
-    report = check(GAMES / "tictactoe.lua", playouts=20, stats_games=20)
+    report = check(GAMES / "tictactoe.lua", playouts=20, seconds=0, stats_games=20)
     assert report.diagnostics == [], report.format()
-    report = check(GAMES / "peg_solitaire.lua", playouts=4, stats_games=20)
+    report = check(GAMES / "peg_solitaire.lua", playouts=4, seconds=0, stats_games=20)
     # Random play never solves the full board: the winning rule is reported as never run.
     assert report.ok and set(report.codes()) <= {"W110"}, report.format()
 
@@ -90,7 +194,7 @@ def test_a_broken_script_does_not_stop_the_others(tmp_path):
 
 
 def test_report_figures(tmp_path):
-    report = check(GAMES / "tictactoe.lua", playouts=3, stats_games=100)
+    report = check(GAMES / "tictactoe.lua", playouts=3, seconds=0, stats_games=100)
     s = report.scripts[0]
     assert s.stats["games"] == 100 and sum(s.stats["wins"]) + s.stats["draws"] == 100
     assert s.branching_max == 9 and s.stats["longest"] <= 9
@@ -108,17 +212,17 @@ def test_wilson_and_ranges():
 
 
 def test_cli_check_exit_codes_and_json(capsys):
-    assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "2", "--quick"]) == 0
+    assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "2", "--seconds", "0", "--quick"]) == 0
     out = capsys.readouterr().out
     assert "checked 1 script: 0 errors" in out
-    assert main(["check", str(BAD / "e052_dead_end.lua"), "--playouts", "2", "--json"]) == 1
+    assert main(["check", str(BAD / "e052_dead_end.lua"), "--playouts", "2", "--seconds", "0", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert not data["ok"] and data["scripts"][0]["diagnostics"][0]["code"] == "E052"
 
 
 def test_cli_check_options_and_game_names(capsys):
-    assert main(["check", "tictactoe", "--playouts", "1", "--no-coverage"]) == 0
-    assert main(["check", str(GAMES / "peg_solitaire.lua"), "-o", "start=cross", "--playouts", "2",
+    assert main(["check", "tictactoe", "--playouts", "1", "--seconds", "0", "--no-coverage"]) == 0
+    assert main(["check", str(GAMES / "peg_solitaire.lua"), "-o", "start=cross", "--playouts", "2", "--seconds", "0",
                  "--no-coverage"]) == 0
     assert "1 configuration" in capsys.readouterr().out
 
@@ -127,8 +231,8 @@ def test_checking_in_parallel_reports_the_same_in_order():
     from pathlib import Path
     games = Path(__file__).parent.parent / "games"
     paths = [games / "tictactoe.lua", Path(__file__).parent / "scripts" / "bad" / "e052_dead_end.lua"]
-    one = check(paths, playouts=3, stats_games=10, coverage=False, extremes=False, jobs=1)
-    two = check(paths, playouts=3, stats_games=10, coverage=False, extremes=False, jobs=2)
+    one = check(paths, playouts=3, seconds=0, stats_games=10, coverage=False, extremes=False, jobs=1)
+    two = check(paths, playouts=3, seconds=0, stats_games=10, coverage=False, extremes=False, jobs=2)
     assert [s.path for s in two.scripts] == [str(p) for p in paths]
     assert [(d.code, d.line) for d in two.diagnostics] == [(d.code, d.line) for d in one.diagnostics]
     assert any(d.code == "E052" for d in two.diagnostics)

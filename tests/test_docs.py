@@ -33,7 +33,7 @@ def test_the_docs_show_complete_games():
 def test_doc_game_checks_without_errors(block, tmp_path):
     path = tmp_path / "example.lua"
     path.write_text(block, encoding="utf-8")
-    report = check(path, playouts=3, stats_games=20, coverage=False)
+    report = check(path, playouts=3, seconds=0, stats_games=20, coverage=False)
     assert report.ok, "\n" + report.format()
 
 

@@ -604,3 +604,28 @@ def test_every_text_of_the_window_has_an_italian_translation():
             texts.add(m.group(2))
     assert len(texts) > 50
     assert sorted(t for t in texts if t not in catalogue) == []
+
+
+def test_coordinates_show_on_light_pieces():
+    # White pieces on dark cells: each cell's id is written in a colour that reads on the piece
+    # under it (it used to take the cell's colour, and white on white vanished).
+    pygame.font.init()
+    path = Path(__file__).parent / "scripts" / "text" / "light_pieces.lua"
+    with nomv.Game.load(str(path)) as game:
+        scene = game.start().scene()
+    view = SceneView(scene, pygame.Rect(0, 0, 500, 300))
+    surf = pygame.Surface((500, 300), pygame.SRCALPHA)
+    view.draw_coordinates(surf)
+    cell = next(s for s in view.shapes if s.id == "p1")
+    x0, y0, x1, y1 = cell.bbox()
+    size = min(x1 - x0, y1 - y0)
+    cx, cy = view.to_px(cell.cx, y1 - size * 0.15)
+    text = [surf.get_at((x, y)) for x in range(int(cx) - 12, int(cx) + 13) for y in range(int(cy) - 8, int(cy) + 9)]
+    dark = [c for c in text if c.a > 200 and c.r + c.g + c.b < 200]
+    assert len(dark) >= 10, "the id p1 is not drawn dark on its white piece"
+    # The empty stores are dark cells: their ids stay light.
+    store = next(s for s in view.shapes if s.id == "s1")
+    x0, y0, x1, y1 = store.bbox()
+    sx, sy = view.to_px(store.cx, y1 - min(x1 - x0, y1 - y0) * 0.15)
+    light = [surf.get_at((x, y)) for x in range(int(sx) - 12, int(sx) + 13) for y in range(int(sy) - 8, int(sy) + 9)]
+    assert len([c for c in light if c.a > 200 and c.r + c.g + c.b > 600]) >= 10

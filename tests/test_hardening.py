@@ -37,7 +37,7 @@ def test_a_script_that_breaks_the_checker_does_not_hide_the_others(monkeypatch, 
 
     monkeypatch.setattr(checker_core._ScriptChecker, "_run", failing_on_one)
     report = check([HOSTILE / "checker_stale_move_list.lua", broken, "games/nibble.lua"], runtime=lua,
-                   playouts=1, stats_games=0, coverage=False, extremes=False)
+                   playouts=1, seconds=0, stats_games=0, coverage=False, extremes=False)
     first, second, third = (" ".join(d.message for d in r.diagnostics) for r in report.scripts)
     assert "nomv failed on this script (KeyError" in first
     assert "players.names must be a list" in second
@@ -45,7 +45,7 @@ def test_a_script_that_breaks_the_checker_does_not_hide_the_others(monkeypatch, 
 
 
 def test_the_checker_names_a_move_it_only_counted(lua):
-    report = check(HOSTILE / "checker_stale_move_list.lua", runtime=lua, playouts=1, stats_games=0,
+    report = check(HOSTILE / "checker_stale_move_list.lua", runtime=lua, playouts=1, seconds=0, stats_games=0,
                    coverage=False, extremes=False)
     assert "play breaks at ply 5 (defaults, seed 0, ply 5, playing move" in report.format()
     assert re.search(r"playing move \d of 6\)", report.format()), report.format()
@@ -81,7 +81,7 @@ def test_a_player_given_as_a_float_plays_through_every_front_end(tmp_path, capsy
             assert pos.to_move == 2 and isinstance(pos.to_move, int)
             pos.play("a")
             assert pos.to_move == 1
-        report = check(path, runtime=runtime, playouts=1, stats_games=0, coverage=False, extremes=False)
+        report = check(path, runtime=runtime, playouts=1, seconds=0, stats_games=0, coverage=False, extremes=False)
         assert not report.errors, report.format()
         assert run(capsys, "render", str(path), "--lua", runtime, "--panel", "--out", str(tmp_path / "f.png"))[0] == 0
     from nomv.textplay import play_text
@@ -298,7 +298,7 @@ def test_a_record_replays_the_moves_played_even_where_notations_are_alike(tmp_pa
     path = tmp_path / "alike.lua"
     path.write_text((HOSTILE / "notation_spaces.lua").read_text(encoding="utf-8")
                     .replace('return "   "', 'return "x"'), encoding="utf-8")
-    report = check(path, runtime=lua, playouts=1, stats_games=0, coverage=False, extremes=False)
+    report = check(path, runtime=lua, playouts=1, seconds=0, stats_games=0, coverage=False, extremes=False)
     assert "have the same notation 'x'" in report.format()
     with nomv.Game.load(str(path), runtime=lua) as game:
         pos = game.start(seed=1)

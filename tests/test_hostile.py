@@ -134,7 +134,7 @@ def test_the_api_stops_each_attack_with_its_message(path, lua):
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_nomv_check_reports_each_attack(path, lua):
     want = expectation(path, lua)
-    report = check(path, runtime=lua, playouts=1, stats_games=0, coverage=False, extremes=False,
+    report = check(path, runtime=lua, playouts=1, seconds=0, stats_games=0, coverage=False, extremes=False,
                    limits=LIMITS)
     assert not report.ok, report.format()
     text = report.format()
@@ -191,6 +191,6 @@ def test_nomv_check_on_the_command_line_reports_a_hang_with_the_limit_given(caps
     from nomv.cli import main
     path = CORPUS / "hang_moves.lua"
     assert main(["check", str(path), "--time-limit", "0.3", "--memory-mb", "48", "--jobs", "1",
-                 "--quick", "--no-coverage", "--playouts", "1"]) == 1
+                 "--quick", "--no-coverage", "--playouts", "1", "--seconds", "0"]) == 1
     out = capsys.readouterr().out
     assert f"{path}:" in out and "error[E101]" in out and "took longer than 0.3 seconds" in out

@@ -3,12 +3,15 @@ summary a user can trust and records that replay."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 import nomv
 from nomv.ai import make_agent, match
 from nomv.cli import main
+
+GAMES = Path(__file__).parent.parent / "games"
 
 
 def test_a_match_is_repeatable_and_the_same_with_several_processes():
@@ -153,3 +156,28 @@ def test_json_output_and_min_score(capsys):
 def test_bad_arguments_say_what_is_wrong(argv, message, capsys):
     assert main(["match", "tictactoe", *argv]) in (1, 2)
     assert message in capsys.readouterr().err
+
+
+def test_a_game_for_two_or_three_that_defaults_to_three_fills_three_seats(tmp_path, capsys):
+    # The list repeats to fill the game's default number of seats; it never lowers the count.
+    source = (GAMES / "trinim.lua").read_text(encoding="utf-8")
+    assert "players = {min = 2, max = 3, default = 2," in source
+    path = tmp_path / "trinim3.lua"
+    path.write_text(source.replace("players = {min = 2, max = 3, default = 2,",
+                                   "players = {min = 2, max = 3, default = 3,"), encoding="utf-8")
+    out = tmp_path / "games.jsonl"
+    assert main(["match", str(path), "--players", "mcts:50it,random", "-n", "2", "--seed", "1",
+                 "--jobs", "1", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "3 seats; game 1: Player 1: mcts:50it, Player 2: random, Player 3: mcts:50it" in text
+    records = [nomv.Record.from_text(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r.players for r in records] == [["mcts:50it", "random", "mcts:50it"],
+                                            ["random", "mcts:50it", "random"]]
+    # -o players=2 still chooses two seats, and three players named in a game for two to three
+    # that defaults to two get a seat each.
+    assert main(["match", str(path), "--players", "random,random", "-n", "1", "--seed", "1",
+                 "-o", "players=2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seats"] == 2 and data["first_game_seats"] == ["random #1", "random #2"]
+    assert main(["match", "trinim", "--players", "random,random,random", "-n", "1", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seats"] == 3

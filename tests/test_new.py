@@ -16,7 +16,7 @@ def test_new_writes_a_game_that_checks_clean_and_plays(capsys):
     path = catalog.user_dir() / "my_lines.lua"
     out = capsys.readouterr().out
     assert str(path) in out and "nomv play my_lines" in out and "nomv check" in out
-    report = check(path, playouts=6, stats_games=20)
+    report = check(path, playouts=6, seconds=0, stats_games=20)
     assert report.diagnostics == [], report.format()
     game = nomv.Game.load("my_lines")                  # found by name in the user's folder
     assert game.origin == "user"

@@ -51,7 +51,24 @@ FORBIDDEN = [
     ("local x = ipair", "undefined variable 'ipair' (did you mean 'ipairs'?)"),
     ("local x = nomv.grid.squares", "nomv.grid.squares does not exist (did you mean 'square'?)"),
     ("local x = string.lenn", "string.lenn does not exist (did you mean 'len'?)"),
+    # Locals in scope and upvalues are offered before the globals.
+    ("local board = {} ; local x = borad", "undefined variable 'borad' (did you mean 'board'?)"),
+    ("local pairz = 1 ; local x = pair", "undefined variable 'pair' (did you mean 'pairz'?)"),
+    ("local x = g ; local y = gg", "undefined variable 'gg' (did you mean 'g'?)"),
 ]
+
+
+@pytest.mark.parametrize("code, name", [
+    ("local x = O", "O"),                                    # a stray O for 0: not '_G'
+    ("do local board = 1 end ; local x = borad", "borad"),   # a local out of scope
+    ("local x = zzzzzz", "zzzzzz"),
+])
+def test_no_far_fetched_suggestion(script, lua, code, name):
+    game = nomv.Game.load(str(script(setup_doing(code))), runtime=lua)
+    with pytest.raises(nomv.ScriptError) as info:
+        game.start(seed=1)
+    assert info.value.message.startswith(f"undefined variable '{name}'")
+    assert "did you mean" not in info.value.message and info.value.line == 4
 
 
 @pytest.mark.parametrize("code, message", FORBIDDEN)

@@ -535,7 +535,7 @@ def test_coordinates_go_around_the_edge(make_app):
 
 
 def test_a_pass_move_without_a_scene_item_gets_a_button(make_app, passing):
-    report = __import__("nomv.checker", fromlist=["check"]).check(passing.path, playouts=3, stats_games=10)
+    report = __import__("nomv.checker", fromlist=["check"]).check(passing.path, playouts=3, seconds=0, stats_games=10)
     assert not [d for d in report.diagnostics if d.code == "E090"], report.format()
     pos = passing.start(seed=1)
     app = make_app(pos)

@@ -121,7 +121,13 @@ def test_a_playout_game_that_hangs_is_stopped(runtime, isolate):
     g = faulty(runtime, 0.2, isolate)
     with pytest.raises(LimitError) as err:
         g.playout(100000, seed=1, variant="result_hang")
-    assert err.value.kind == "time" and err.value.hook == "playout"
+    # Where the hook stops it (always on 5.4), the error names the script's hook that hung;
+    # a LuaJIT worker stopped from outside can only name the loop.
+    assert err.value.kind == "time"
+    if runtime == "5.4":
+        assert err.value.hook == "result" and err.value.line
+    else:
+        assert err.value.hook in ("result", "playout")
 
 
 def test_a_call_just_under_the_limit_completes():

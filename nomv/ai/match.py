@@ -200,6 +200,10 @@ def standings(specs: list[str], results: list[GameResult]) -> list[Standing]:
     return table
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def labels(specs: list[str]) -> list[str]:
     """The players' names in a summary: a spec named twice is numbered (``random #1``).
 
@@ -224,16 +228,25 @@ def summary(specs: list[str], results: list[GameResult]) -> dict[str, Any]:
              "seconds_per_move": round(s.seconds / s.moves, 4) if s.moves else None,
              "iterations_per_move": round(s.iterations / s.moves) if s.moves and s.iterations else None}
             for label, s in zip(labels(specs), standings(specs, results))],
+        "seats": len(results[0].seats) if results else 0,
+        # who sat where in the first game (the seats turn from game to game)
+        "first_game_seats": [labels(specs)[a] for a in results[0].seats] if results else [],
         "average_length": round(sum(lengths) / len(lengths), 2) if lengths else 0,
         "shortest": min(lengths, default=0),
         "longest": max(lengths, default=0),
     }
 
 
-def format_summary(title: str, specs: list[str], results: list[GameResult], how: str) -> str:
+def format_summary(title: str, specs: list[str], results: list[GameResult], how: str,
+                   seat_names: list[str] | None = None) -> str:
+    """The summary as text; ``seat_names`` are the game's names of its seats (Player 1...)."""
     data = summary(specs, results)
     width = max(8, *(len(p["player"]) for p in data["players"]))
+    first = data["first_game_seats"]
+    names = seat_names if seat_names and len(seat_names) == len(first) else [f"seat {i + 1}" for i in range(len(first))]
+    seated = ", ".join(f"{n}: {who}" for n, who in zip(names, first))
     lines = [f"{title}: {data['games']} games ({how})",
+             f"{_plural(len(first), 'seat')}; game 1: {seated}" if first else "no game played",
              f"{'player':<{width}}  {'wins':>5} {'draws':>5} {'losses':>6}  {'score':>5}  95% interval"]
     for p in data["players"]:
         lo, hi = p["interval"]

@@ -21,11 +21,16 @@ from ..errors import LimitError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, seed_words
 from ..limits import Limits
 from ..pool import EnginePool
+from ..worker import cpu_seconds
 from .report import Report, ScriptReport, line_ranges, short
 from .scene import validate as validate_scene
 from .static import check_description, check_forbidden
 
 DEFAULT_PLAYOUTS = 20
+#: Random games go on until this much CPU time has gone into the defaults' games (half of it for
+#: each variant, a tenth for each option's extreme, like the counts), after at least the count:
+#: a mistake that shows in one game in a hundred is found in a small game.
+DEFAULT_SECONDS = 3.0
 DEFAULT_MAX_PLIES = 1000
 #: The checker's limits: a little more time than a game's (it runs Lua 5.4 with a line hook),
 #: less memory (a script that needs more than this for a board game is probably leaking).
@@ -35,6 +40,13 @@ STATS_GAMES = 200     # fast playouts for the figures
 TRACED_GAMES = 5      # games of the default options whose lines are traced (rule coverage)...
 TRACE_BUDGET = 2.0    # ...and more of them while tracing has taken less than this (seconds)
 
+def cpu_clock(worker: int | None = None) -> float:
+    """The clock of the time budget: the CPU time of this process and of the worker process
+    ``worker`` (a process id) that runs the script, so a loaded machine plays as many games as
+    an idle one, just later.  A function of its own so that tests can replace it."""
+    return time.process_time() + (cpu_seconds(worker, 0.0) if worker else 0.0)
+
+
 class Stop(Exception):
     """Ends the checks of one script (a limit was hit, or the runtime is unusable)."""
 
@@ -43,8 +55,12 @@ def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
           options: dict[str, Any] | None = None, runtime: str | None = None,
           max_plies: int = DEFAULT_MAX_PLIES, limits: Limits = DEFAULT_LIMITS, coverage: bool = True,
           stats_games: int = STATS_GAMES, text_options: bool = False,
-          extremes: bool = True, jobs: int = 1) -> Report:
+          extremes: bool = True, jobs: int = 1, seconds: float = DEFAULT_SECONDS) -> Report:
     """Checks one script or several; returns a :class:`Report`.
+
+    The defaults are played ``playouts`` times and then on until ``seconds`` of CPU time have
+    gone into their games (each variant half of both, each option's extreme a tenth);
+    ``seconds=0`` plays only the count.
 
     ``options`` (values, or text with ``text_options``) restrict the games to those options;
     without them every variant, the defaults and (with ``extremes``) each option's extremes
@@ -54,7 +70,7 @@ def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
         paths = [paths]
     report = Report()
     settings = (playouts, seed, options, runtime_name(runtime), max_plies, limits,
-                coverage, stats_games, text_options, extremes)
+                coverage, stats_games, text_options, extremes, seconds)
     jobs = min(jobs or 1, len(paths))
     if jobs > 1:
         # Scripts are independent: check them in parallel processes, reported in order.
@@ -72,8 +88,9 @@ def _check_one(path: str, settings: tuple) -> "ScriptReport":
 
 class _ScriptChecker:
     def __init__(self, path, playouts, seed, options, runtime, max_plies, limits,
-                 coverage, stats_games, text_options, extremes=True):
+                 coverage, stats_games, text_options, extremes=True, seconds=DEFAULT_SECONDS):
         self.extremes = extremes
+        self.seconds = max(0.0, float(seconds))
         self.path = path
         self.playouts = max(1, playouts)
         self.seed = seed
@@ -103,7 +120,7 @@ class _ScriptChecker:
         """Reports an error from a call into the script; raises Stop after a limit."""
         suffix = f" ({where})" if where else ""
         hook = exc.hook
-        line = exc.line or self.line(hook)
+        line = exc.line or self.line(hook) or (self.line("moves") if exc.code == "E052" else None)
         if isinstance(exc, LimitError) or exc.kind in ("time", "memory"):
             c = "E101" if exc.kind == "time" else "E102"
             self.r.add(line, c, f"{hook or 'the script'} {exc.message}{suffix}")
@@ -165,9 +182,13 @@ class _ScriptChecker:
             game.engine.coverage_start()
             game.engine.coverage_pause()
         try:
-            for label, values, games in configs:
+            for label, values, games, budget in configs:
                 self.r.configurations.append(label)
-                for i in range(games):
+                # At least `games` games, then more until `budget` CPU seconds went into them
+                # (the clock is read once a game).
+                config_start = self._cpu()
+                i, spent = 0, 0.0
+                while i < games or spent < budget:
                     # Tracing lines costs some 30 times the script's own time: the rules are
                     # traced in the first games of the defaults and of each variant.
                     # More games of the defaults are traced while that stays cheap.
@@ -178,8 +199,11 @@ class _ScriptChecker:
                     ok = self._game(label, values, self.seed + i, replay=(i == 0), traced=traced)
                     if traced:
                         self.traced_seconds += time.perf_counter() - started
+                    i += 1
+                    spent = self._cpu() - config_start
                     if not ok:
                         break
+                self.r.games_seconds += max(0.0, spent)
         finally:
             if self.coverage:
                 cov: dict[str, Any] | None
@@ -193,6 +217,11 @@ class _ScriptChecker:
                     self._coverage(cov)
         if not self.r.errors:
             self._figures()
+
+    def _cpu(self) -> float:
+        """The CPU time of this process and of the script's worker process so far."""
+        worker = getattr(self.game.engine, "process_id", None) if self.game is not None else None
+        return cpu_clock(worker if isinstance(worker, int) else None)
 
     def _engine(self, source: str, runtime: str) -> Engine:
         """The script on a worker process of its own: loading runs the script's main chunk,
@@ -214,15 +243,15 @@ class _ScriptChecker:
 
     # -- configurations ---------------------------------------------------------------------
 
-    def _configurations(self) -> list[tuple[str, dict, int]]:
-        """(label, resolved options, number of games): the defaults, each variant and each
-        option's extremes (min and max, every choice, both booleans)."""
+    def _configurations(self) -> list[tuple[str, dict, int, float]]:
+        """(label, resolved options, number of games, CPU seconds): the defaults, each variant
+        and each option's extremes (min and max, every choice, both booleans)."""
         game = self.game
         assert game is not None, "the script was loaded before its configurations are read"
-        out: list[tuple[str, dict, int]] = []
+        out: list[tuple[str, dict, int, float]] = []
         seen: list[dict] = []
 
-        def add(label, given, variant, games, quiet=False):
+        def add(label, given, variant, games, seconds, quiet=False):
             try:
                 values = game.resolve_options(given, variant, text=self.text_options and given is self.options)
             except OptionError as exc:
@@ -242,14 +271,14 @@ class _ScriptChecker:
             if values in seen:
                 return
             seen.append(values)
-            out.append((label, values, games))
+            out.append((label, values, games, seconds))
 
         if self.options:
-            add("the given options", self.options, None, self.playouts)
+            add("the given options", self.options, None, self.playouts, self.seconds)
             return out
-        add("defaults", None, None, self.playouts)
+        add("defaults", None, None, self.playouts, self.seconds)
         for v in game.variants:
-            add(f"variant {v!r}", None, v, max(1, self.playouts // 2))
+            add(f"variant {v!r}", None, v, max(1, self.playouts // 2), self.seconds / 2)
         few = max(1, self.playouts // 10)
         for spec in game.options.ordered() if self.extremes else ():
             values: list = []
@@ -261,7 +290,8 @@ class _ScriptChecker:
                 values = [v for v in (spec.min, spec.max) if v is not None]
             for v in values:
                 if v != spec.default:
-                    add(f"option {spec.name}={_show(v)}", {spec.name: v}, None, few, quiet=True)
+                    add(f"option {spec.name}={_show(v)}", {spec.name: v}, None, few, self.seconds / 10,
+                        quiet=True)
         return out
 
     # -- one random game, checked at every ply ----------------------------------------------
@@ -350,8 +380,14 @@ class _ScriptChecker:
             r.branching_total += count
             r.branching_max = max(r.branching_max, count)
             if full and len(set(moves)) != len(moves):
-                dup = next(m for i, m in enumerate(moves) if m in moves[:i])
-                r.add(self.line("moves"), "E051", f"the move {'-'.join(dup.steps)} is listed twice ({here})")
+                first: dict[Move, int] = {}
+                again = next(i for i, m in enumerate(moves) if first.setdefault(m, i) != i)
+                try:   # the line that added it the second time, where that can be told
+                    added = engine.move_added_at(state, again)
+                except ScriptError:
+                    added = None
+                r.add(added or self.line("moves"), "E051",
+                      f"the move {'-'.join(moves[again].steps)} is listed twice ({here})")
             if not full and count <= SMALL and "random_move" in hooks:
                 moves = [Move.from_json(m) for m in engine.moves(state)]
             trace(ply < 2)
@@ -418,12 +454,13 @@ class _ScriptChecker:
             self.script_error(exc, here)
             return False
         line = self.line("notation", "moves")
-        if len(set(texts)) != len(texts):
-            counts: dict[str, int] = {}
-            for t in texts:
-                counts[t] = counts.get(t, 0) + 1
-            t = next(t for t in texts if counts[t] > 1)
-            which = [str(m) for m, x in zip(moves, texts) if x == t][:2]
+        # Two different moves with one notation (a move listed twice is E051, not this).
+        named: dict[str, set[Move]] = {}
+        for m, t in zip(moves, texts):
+            named.setdefault(t, set()).add(m)
+        if any(len(ms) > 1 for ms in named.values()):
+            t = next(t for t in texts if len(named[t]) > 1)
+            which = list(dict.fromkeys(str(m) for m, x in zip(moves, texts) if x == t))[:2]
             self.r.add(line, "E080", f"two moves ({' and '.join(which)}) have the same notation {t!r}, "
                        f"so the text cannot name one of them ({here})")
             return True
@@ -615,12 +652,24 @@ class _ScriptChecker:
         if self.stats_games <= 0:
             return
         fast: Game | None = None
+        given = self.options if self.options else None
         try:
             fast = game if self.runtime == "5.4" else Game(game.source, self.path, self.runtime, limits=self.limits)
-            given = self.options if self.options else None
             stats = fast.playout(self.stats_games, seed=self.seed, options=given,
                                  text=self.text_options, max_plies=self.max_plies)
         except ScriptError as exc:
+            if exc.kind == "time" and not exc.line and fast is not game:
+                # LuaJIT's hook does not fire in compiled loops: its worker was stopped, which
+                # tells neither the line nor the hook.  The same games on Lua 5.4 (the same
+                # seed gives the same games) stop where the script hangs.
+                try:
+                    game.playout(self.stats_games, seed=self.seed, options=given,
+                                 text=self.text_options, max_plies=self.max_plies)
+                except ScriptError as again:
+                    if again.kind == "time":
+                        exc = again
+                except OptionError:
+                    pass
             self.script_error(exc, "fast playouts")
             return
         except OptionError:

@@ -65,6 +65,7 @@ class ScriptReport:
     configurations: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     games: int = 0                      # detailed random games (every rule checked at every ply)
+    games_seconds: float = 0.0          # the CPU time they took
     plies: int = 0
     positions: int = 0
     branching_total: int = 0
@@ -104,7 +105,8 @@ class ScriptReport:
         head = f"{self.path}: {_plural(n_err, 'error')}, {_plural(n_warn, 'warning')}"
         if self.games:
             head += (f"; {_plural(self.games, 'random game')} checked ply by ply over "
-                     f"{_plural(len(self.configurations), 'configuration')}")
+                     f"{_plural(len(self.configurations), 'configuration')} "
+                     f"in {self.games_seconds:.1f} s of CPU ({self.seconds:.1f} s in all)")
         out.append(head)
         s = self.stats
         if s:
@@ -159,7 +161,7 @@ class ScriptReport:
             "errors": len(self.errors), "warnings": len(self.warnings),
             "diagnostics": [d.to_json() for d in self.sorted_diagnostics()],
             "configurations": self.configurations, "skipped": self.skipped,
-            "games": self.games, "plies": self.plies,
+            "games": self.games, "games_seconds": round(self.games_seconds, 3), "plies": self.plies,
             "branching": {"average": self.branching_total / self.positions if self.positions else None,
                           "largest": self.branching_max},
             "stats": self.stats, "coverage": self.coverage, "seconds": round(self.seconds, 3),

@@ -595,10 +595,36 @@ class SceneView:
             size = min(x1 - x0, y1 - y0)
             v = self._for(s)
             px = max(float(MIN_TEXT - 2), size * 0.2 * v.scale)
-            x, y = v.to_px(s.cx, y1 - size * 0.15)
-            fill = colour(s.item.get("fill"))
-            col = contrast(fill if fill is None or fill[3] > 100 else None)
-            self._text(surf, sid, px / FONT_SCALE, x, y, (*col[:3], 220))
+            ux, uy = s.cx, y1 - size * 0.15
+            x, y = v.to_px(ux, uy)
+            # The colour of what lies under the text: a piece on the cell (a light piece on a
+            # dark cell) as much as the cell itself.
+            fill = self._fill_under(ux, uy, s)
+            col = contrast(fill)
+            back = (255, 255, 255) if sum(col[:3]) < 384 else (0, 0, 0)
+            for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):    # a halo: readable across an edge
+                self._text(surf, sid, px / FONT_SCALE, x + dx, y + dy, (*back, 150))
+            self._text(surf, sid, px / FONT_SCALE, x, y, (*col[:3], 235))
+
+    def _fill_under(self, x: float, y: float, cell: Shape) -> tuple | None:
+        """The fill of the topmost filled shape at (x, y) in board units, from ``cell`` up."""
+        fill = colour(cell.item.get("fill"))
+        under = fill if fill is not None and fill[3] > 100 else None
+        above = False
+        for t in self.shapes:          # in drawing order: the last one that covers the point wins
+            if t is cell:
+                above = True
+                continue
+            if not above or t.kind in ("text", "line") or t.side != cell.side:
+                continue
+            f = colour(t.item.get("fill"))
+            try:
+                covers = f is not None and f[3] > 100 and t.contains(x, y)
+            except (TypeError, ValueError):
+                covers = False
+            if covers:
+                under = f
+        return under
 
     def overlay(self, highlights: Iterable[str], selected: Sequence[str], ready: bool = False) -> pygame.Surface:
         """Highlights of the next steps and the selection (cached while they stay the same).

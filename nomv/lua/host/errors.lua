@@ -101,14 +101,39 @@ function P.check_text(v, what, code, numbers)
                         what, t == "table" and "a table of something else" or P.describe(v)))
 end
 
+-- The requests that play random games or walk the game tree: an error there is reported under
+-- the hook that was running (random_move, play...), not the loop's name.  (A search stays
+-- "search": the computer player's own work, determinize and evaluate included.)
+local LOOPS = {playout = true, perft = true, move_generation = true}
+
+-- The innermost function of the game table on the stack from `level`, by its field name.
+local function running_hook(level)
+  local game = P.game and P.game()
+  if type(game) ~= "table" then return nil end
+  local names = {}
+  for k, v in next, game do
+    if type(k) == "string" and type(v) == "function" then names[v] = k end
+  end
+  while true do
+    local info = getinfo(level, "f")
+    if not info then return nil end
+    if info.func and names[info.func] then return names[info.func] end
+    level = level + 1
+  end
+end
+
+local function error_hook(level)
+  return LOOPS[hook_name] and running_hook(level + 1) or hook_name
+end
+
 local function handler(e)
   if rawequal(e, LIMIT) then
     return {kind = "time", message = format("took longer than %g seconds (the time limit)", limit_seconds()),
-            line = script_line(3), hook = hook_name}
+            line = script_line(3), hook = error_hook(3)}
   end
   if type(e) == "table" and type(rawget(e, "plain")) == "string" then
     local code = rawget(e, "code")
-    return {kind = "error", message = e.plain, line = script_line(3), hook = hook_name,
+    return {kind = "error", message = e.plain, line = script_line(3), hook = error_hook(3),
             code = type(code) == "string" and code or nil}
   end
   local msg = type(e) == "string" and e or ("error object " .. tostring(type(e) == "table" and "(a table)" or e))
@@ -116,7 +141,7 @@ local function handler(e)
     return {kind = "memory", message = "used more memory than the limit allows", hook = hook_name}
   end
   local text, line = strip_location(msg)
-  return {kind = "error", message = short_message(text), line = line or script_line(3), hook = hook_name,
+  return {kind = "error", message = short_message(text), line = line or script_line(3), hook = error_hook(3),
           traceback = traceback("", 2)}
 end
 

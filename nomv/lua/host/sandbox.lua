@@ -6,6 +6,7 @@ local H, P = ...
 local type, pairs, ipairs, tostring, select, error, pcall, xpcall, setmetatable, getmetatable =
       type, pairs, ipairs, tostring, select, error, pcall, xpcall, setmetatable, getmetatable
 local rawget, rawset, rawequal, next, tonumber, assert = rawget, rawset, rawequal, next, tonumber, assert
+local getlocal, getupvalue, getinfo = debug.getlocal, debug.getupvalue, debug.getinfo
 local unpack = table.unpack or unpack
 local min = math.min
 local format, ssub = string.format, string.sub
@@ -13,28 +14,65 @@ local concat, tsort = table.concat, table.sort
 local LIMIT = P.LIMIT
 local past_deadline = P.past_deadline
 
+-- The edit distance of two names, a swap of two neighbouring letters counting as one edit
+-- (borad -> board).
 local function distance(a, b)
   if #a > 40 or #b > 40 then return 99 end
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
+  local rows = {}
+  for i = 0, #a do rows[i] = {[0] = i} end
+  for j = 0, #b do rows[0][j] = j end
   for i = 1, #a do
-    local cur = {[0] = i}
+    local cur, prev, ca = rows[i], rows[i - 1], ssub(a, i, i)
     for j = 1, #b do
-      local cost = ssub(a, i, i) == ssub(b, j, j) and 0 or 1
-      cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+      local cb = ssub(b, j, j)
+      local d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca == cb and 0 or 1))
+      if i > 1 and j > 1 and ca == ssub(b, j - 1, j - 1) and ssub(a, i - 1, i - 1) == cb then
+        d = min(d, rows[i - 2][j - 2] + 1)
+      end
+      cur[j] = d
     end
-    prev = cur
   end
-  return prev[#b]
+  return rows[#a][#b]
 end
 
+-- The closest candidate, if it is close enough to be a likely typo: one edit for a name of up
+-- to four letters, two for a longer one, and never the whole name (a stray O is not _G).
+-- Among equally close ones the first wins: callers list the most likely first.
 local function suggest(name, candidates)
-  local best, bestd = nil, 3
+  local best, bestd = nil, (#name <= 4 and 1 or 2) + 1
   for _, c in ipairs(candidates) do
     local d = distance(name, c)
-    if d < bestd then best, bestd = c, d end
+    if d < bestd and d < #name and c ~= name then best, bestd = c, d end
   end
   return best and format(" (did you mean '%s'?)", best) or ""
+end
+
+-- The names a function running at `level` can see besides the globals: its locals in scope at
+-- the current line, then its upvalues (the locals of the enclosing code it uses).  Lua's own
+-- temporaries ("(for state)") and _ENV are left out.
+local function visible_names(level)
+  local out, seen = {}, {}
+  local function add(n)
+    if type(n) == "string" and not seen[n] and n ~= "_ENV" and ssub(n, 1, 1) ~= "(" then
+      seen[n] = true
+      out[#out + 1] = n
+    end
+  end
+  local info = getinfo(level + 1, "f")
+  if not info then return out, seen end
+  for i = 1, 250 do
+    local n = getlocal(level + 1, i)
+    if n == nil then break end
+    add(n)
+  end
+  if info.func then
+    for i = 1, 250 do
+      local n = getupvalue(info.func, i)
+      if n == nil then break end
+      add(n)
+    end
+  end
+  return out, seen
 end
 
 -- A read-only view of a table: reads pass through, writes and metatable changes fail.
@@ -161,7 +199,13 @@ function P.make_env(nomv)
   setmetatable(globals, {
     __index = function(_, k)
       if forbidden[k] then error(forbidden[k], 2) end
-      error(format("undefined variable '%s'%s", tostring(k), suggest(tostring(k), names)), 2)
+      -- Level 2 is the script's function that read the name (env's __index is the globals
+      -- table, so no other call stands between): its locals and upvalues come first.
+      local candidates, seen = visible_names(2)
+      for _, n in ipairs(names) do
+        if not seen[n] then candidates[#candidates + 1] = n end
+      end
+      error(format("undefined variable '%s'%s", tostring(k), suggest(tostring(k), candidates)), 2)
     end,
     __metatable = false,
   })

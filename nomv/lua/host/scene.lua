@@ -11,16 +11,44 @@ local MAX_SCENE_ITEMS, MAX_SCENE_NUMBER, MAX_STEP = P.MAX_SCENE_ITEMS, P.MAX_SCE
 local G
 P.on_game(function(game) G = game end)
 
+-- The default scene: the grid's cells, each with the text labels(state) gives it, and on cell i
+-- the piece for state.board[i]: pieces[v] from a table, or pieces(v, i) from a function (which
+-- can give any number a piece, {label = v}: a pit's seed count).
 local function default_scene(state)
-  local grid, pieces = G.grid, G.pieces
+  local grid, pieces, labels = G.grid, G.pieces, G.labels
   if type(grid) ~= "table" or type(grid.scene) ~= "function" then
     contract("E091", "the game has no scene function and no grid to draw")
   end
   local items = grid:scene()
+  if labels then
+    local texts = labels(state)
+    if type(texts) ~= "table" then
+      contract("E091", format("labels must return a table of texts by cell (index or id), got %s", describe(texts)))
+    end
+    for _, item in ipairs(items) do
+      local id = type(item) == "table" and rawget(item, "id")
+      if id ~= nil then
+        local text = texts[id]
+        if text == nil then text = texts[grid.index[id]] end
+        if text ~= nil then item.label = text end
+      end
+    end
+  end
   local board = state.board
-  if type(board) == "table" and type(pieces) == "table" then
+  local by_value = type(pieces) == "function"
+  if type(board) == "table" and (by_value or type(pieces) == "table") then
     for i = 1, grid.n do
-      local p = pieces[board[i]]
+      local v = board[i]
+      local p
+      if by_value then
+        if v ~= nil then p = pieces(v, i) end
+      else
+        p = pieces[v]
+      end
+      if p ~= nil and type(p) ~= "table" then
+        contract("E091", format("pieces(%s, %d) must return a piece {fill=, label=} or nil, got %s",
+                                describe(v), i, describe(p)))
+      end
       if p then
         items[#items + 1] = grid:piece(i, p.fill or "black", {label = p.label, stroke = p.stroke})
       end

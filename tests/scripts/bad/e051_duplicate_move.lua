@@ -1,12 +1,18 @@
--- expect: E051 7
--- every move twice
+-- expect: E051 14
+-- every move twice: reported once (not also as two moves with one notation), at the line that
+-- added the second copy
 local g = nomv.grid.square(3, 1)
 return {
   name = "bad",
   setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
-  moves = function(s)  -- <- E051
+  moves = function(s)
     local out = {}
-    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]}; out[#out + 1] = {g.ids[i]} end end
+    for i = 1, 3 do
+      if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end
+    end
+    for i = 1, 3 do
+      if s.board[i] == 0 then table.insert(out, {g.ids[i]}) end  -- <- E051
+    end
     return out
   end,
   play = function(s, m)

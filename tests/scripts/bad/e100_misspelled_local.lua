@@ -1,0 +1,27 @@
+-- expect: E100 12
+-- says: undefined variable 'borad' (did you mean 'board'?)
+-- a misspelled local: the suggestion names the local in scope
+local g = nomv.grid.square(3, 1)
+return {
+  name = "bad",
+  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
+  moves = function(s)
+    local out = {}
+    local board = s.board
+    for i = 1, 3 do
+      if borad[i] == 0 then out[#out + 1] = {g.ids[i]} end  -- <- E100
+    end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s)
+    for i = 1, 3 do if s.board[i] == 0 then return nil end end
+    return {winner = 1}
+  end,
+  grid = g,
+  pieces = {{fill = "black"}, {fill = "white"}},
+}
