@@ -342,6 +342,10 @@ def test_logins_are_rate_limited_per_name_with_the_same_answer_for_unknown_names
     cookie = first.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Secure" not in cookie
     assert first.json()["token"] != second.json()["token"]
+    # behind a proxy that speaks HTTPS (X-Forwarded-Proto from 127.0.0.1), the cookie is Secure
+    behind = http.post("/api/login", json={"name": bob.name, "password": "password-1"},
+                       headers={"X-Forwarded-Proto": "https"})
+    assert behind.status_code == 200 and "Secure" in behind.headers["set-cookie"]
 
 
 def test_sql_like_names_are_only_names(sqlite_server):
@@ -504,3 +508,18 @@ def test_processes_started_together_on_an_empty_database_migrate_one_after_the_o
     finally:
         for s in stores:
             s.close()
+
+
+def test_a_body_over_the_limit_is_refused_without_being_read_whole(sqlite_server):
+    alice = Api(sqlite_server, name("a"))
+    sent = 0
+
+    def chunks():      # no Content-Length: the server counts what arrives
+        nonlocal sent
+        piece = b" " * 2**20
+        for _ in range(64):
+            sent += len(piece)
+            yield piece
+    r = alice.http.post("/api/scripts", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and "over 17 MB" in r.json()["message"]
+    assert httpx.get(sqlite_server.url + "/api/health").status_code == 200

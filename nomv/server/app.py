@@ -304,7 +304,32 @@ class OriginGuard:
             status, code, message = problem
             response = JSONResponse({"error": code, "message": message}, status_code=status)
             return await response(scope, receive, send)
-        return await self.app(scope, receive, send)
+        if length is not None:
+            return await self.app(scope, receive, send)
+        # A body without a length (chunked) is counted as it arrives, and refused once it is
+        # over the limit: never read whole.  The answer is sent from here; the application is
+        # told the client went away, and whatever it answers then is dropped.
+        received, answered = 0, False
+
+        async def counted():
+            nonlocal received, answered
+            if answered:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    answered = True
+                    response = JSONResponse({"error": "too_large", "message": "the request body is over "
+                                             f"{MAX_BODY // 2**20} MB"}, status_code=413)
+                    await response(scope, receive, send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def unless_answered(message):
+            if not answered:
+                await send(message)
+        await self.app(scope, counted, unless_answered)
 
 
 def same_site(headers: dict, public: str | None) -> bool:
