@@ -48,6 +48,8 @@ local function read_layout(text)
   return board, n
 end
 
+-- held[p][c]: how many pieces of colour c player p has grabbed.  Only their parity scores, but
+-- the counts are kept whole because the displays show them.
 local function new_counts(players)
   local held = {}
   for p = 1, players do held[p] = {0, 0, 0} end
@@ -59,16 +61,6 @@ local function run(step, board, i)
   local k, j = 0, step[i]
   while j and board[j] ~= 0 do k = k + 1; j = step[j] end
   return k
-end
-
-local function scores(s)
-  local out = {}
-  for p = 1, #s.held do
-    local score = 0
-    for c = 1, 3 do if s.held[p][c] % 2 == 0 then score = score + 1 end end
-    out[p] = score
-  end
-  return out
 end
 
 -- A move records where it starts, its direction and how many cells follow the first, so that
@@ -88,6 +80,18 @@ local function locate(g, m)
   if #m == 1 then return i, 1, 0 end
   local cells, d = g:line(i, g.index[m[2]])
   return i, d, #cells - 1
+end
+
+-- Points are worked out when asked rather than kept in the state: only result and the displays
+-- need them, and play stays a plain copy.
+local function scores(s)
+  local out = {}
+  for p = 1, #s.held do
+    local score = 0
+    for c = 1, 3 do if s.held[p][c] % 2 == 0 then score = score + 1 end end
+    out[p] = score
+  end
+  return out
 end
 
 return {
@@ -112,6 +116,7 @@ return {
               help = "the board instead of a random fill, rows from the apex: b/bb/bgr/grgg/rbgrr"},
   },
 
+  -- check runs before setup, so a layout that cannot be read is refused with its reason.
   check = function(opts, given)
     if opts.layout ~= "" then
       local board, n = read_layout(opts.layout)
@@ -129,15 +134,20 @@ return {
     else
       n = opts.size
       local cells = math.floor(n * (n + 1) / 2)
+      -- Deal the colours in turn, then shuffle: every allowed size has a cell count divisible
+      -- by 3, so the three colours come out equal.
       board = {}
       for i = 1, cells do board[i] = (i - 1) % 3 + 1 end
       rng:shuffle(board)
     end
+    -- left: the pieces still on the board, so that result need not scan it.
     local left = 0
     for i = 1, #board do if board[i] ~= 0 then left = left + 1 end end
     return {n = n, board = board, left = left, to_move = 1, held = new_counts(opts.players)}
   end,
 
+  -- A single cell is its own move and each line is listed from one end only (FORWARD), so no
+  -- grab appears twice.
   moves = function(s)
     local g, board, out = grid_of(s.n), s.board, {}
     for i = 1, g.n do
@@ -149,29 +159,6 @@ return {
       end
     end
     return out
-  end,
-
-  -- Uniform over all legal moves without building the list: count, pick, then find.
-  random_move = function(s, rng)
-    local g, board = grid_of(s.n), s.board
-    local total = 0
-    for i = 1, g.n do
-      if board[i] ~= 0 then
-        total = total + 1 + run(g.step[1], board, i) + run(g.step[5], board, i) + run(g.step[6], board, i)
-      end
-    end
-    local pick = rng:int(total)
-    for i = 1, g.n do
-      if board[i] ~= 0 then
-        if pick == 1 then return single(g, i) end
-        pick = pick - 1
-        for _, d in ipairs(FORWARD) do
-          local len = run(g.step[d], board, i)
-          if pick <= len then return line_move(g, i, d, pick) end
-          pick = pick - len
-        end
-      end
-    end
   end,
 
   play = function(s, m)
@@ -195,11 +182,6 @@ return {
   result = function(s)
     if s.left > 0 then return nil end
     return {scores = scores(s), reason = "points for colours held in even numbers"}
-  end,
-
-  notation = function(s, m)
-    if #m == 1 then return m[1] end
-    return m[1] .. "-" .. m[2]
   end,
 
   scene = function(s)
@@ -235,6 +217,11 @@ return {
     return items
   end,
 
+  notation = function(s, m)
+    if #m == 1 then return m[1] end
+    return m[1] .. "-" .. m[2]
+  end,
+
   -- The pbmserv picture: rows from the apex, the letters under the "\" diagonals.
   text = function(s)
     local g, n, lines = grid_of(s.n), s.n, {}
@@ -259,5 +246,28 @@ return {
       lines[#lines + 1] = ("Player %d  %3d %3d %3d   %5d%s"):format(p, h[1], h[2], h[3], sc[p], mark)
     end
     return table.concat(lines, "\n")
+  end,
+
+  -- Uniform over all legal moves without building the list: count, pick, then find.
+  random_move = function(s, rng)
+    local g, board = grid_of(s.n), s.board
+    local total = 0
+    for i = 1, g.n do
+      if board[i] ~= 0 then
+        total = total + 1 + run(g.step[1], board, i) + run(g.step[5], board, i) + run(g.step[6], board, i)
+      end
+    end
+    local pick = rng:int(total)
+    for i = 1, g.n do
+      if board[i] ~= 0 then
+        if pick == 1 then return single(g, i) end
+        pick = pick - 1
+        for _, d in ipairs(FORWARD) do
+          local len = run(g.step[d], board, i)
+          if pick <= len then return line_move(g, i, d, pick) end
+          pick = pick - len
+        end
+      end
+    end
   end,
 }
