@@ -29,8 +29,8 @@ end
 -- cell order; legs e, w, n, s), counting them.  It stops at the `stop`-th path and returns it as
 -- cell indices (stop = 1 asks "is there a move?"); with `out` it also keeps a copy of each.
 -- The marks of the path so far hold TEMP while it grows, so that with k >= 5 a later leg is
--- blocked by an earlier mark (V3: everything on the board blocks); the board is restored before
--- returning.  No closures are made per call, so that LuaJIT compiles the loops.
+-- blocked by an earlier mark (everything on the board blocks: docs/games/3verse.md); the board
+-- is restored before returning.  No closures are made per call, so that LuaJIT compiles the loops.
 local WALK = {path = {}}                    -- the walk in progress
 local function leg(c, d, horizontal)
   local board, k = WALK.board, WALK.k
@@ -76,9 +76,9 @@ local function walk(board, g, p, k, stop, out)
   return WALK.count, found
 end
 
--- Counting paths fast, for k <= 4, where no leg can meet an earlier mark of its own path
--- (rules.md V3), so the board alone decides each leg.  The state keeps each rank and each file
--- as a number: bit f-1 of rows[r] (bit r-1 of cols[f]) is set when that square is occupied.
+-- Counting paths fast, for k <= 4, where no leg can meet an earlier mark of its own path (only
+-- k = 5 can), so the board alone decides each leg.  The state keeps each rank and each file as
+-- a number: bit f-1 of rows[r] (bit r-1 of cols[f]) is set when that square is occupied.
 -- Per size, up[mask * n + q] and down[...] tell how many empty squares follow position q of a
 -- line upwards / downwards: a leg is then one look-up.
 -- candidate for the nomv library: O(1) free-run look-ups along the ranks and files of a
@@ -159,25 +159,6 @@ local function anchor_ways(s, a)
   return ways_at(s, t, s.k, a, t.file[a], t.rank[a])
 end
 
--- Fills path[2..k+1] with the r-th path from the anchor path[1], first leg horizontal if h, in
--- the order of the squares along each leg: each leg skips the paths behind each square.
-local function pick(s, h, r, path)
-  local n, k, t, c = s.n, s.k, lines_of(s.n), path[1]
-  for legs = k, 1, -1 do
-    local f, rank = t.file[c], t.rank[c]
-    local key = h and s.rows[rank] * n + f or s.cols[f] * n + rank
-    local at, step, after = h and f or rank, h and 1 or n, h and V[legs - 1] or H[legs - 1]
-    for q = at - t.down[key], at + t.up[key] do
-      local c2 = c + (q - at) * step
-      if q ~= at then
-        if r <= after[c2] then c = c2; break end
-        r = r - after[c2]
-      end
-    end
-    path[k + 2 - legs], h = c, not h
-  end
-end
-
 -- The line numbers of a board (used by setup; play updates them).
 local function line_masks(board, n)
   local rows, cols, pow = {}, {}, lines_of(n).pow
@@ -190,6 +171,9 @@ local function line_masks(board, n)
   return rows, cols
 end
 
+-- Whether the player to move has a path.  It is asked of every state (no path loses), so it
+-- counts instead of listing; for k <= 4 the count it leaves in H and V is the one
+-- random_move needs next.
 local function has_move(s)
   local p, k, n, board = s.to_move, s.k, s.n, s.board
   if k > 4 then return walk(board, grid_of(n), p, k, 1) > 0 end
@@ -203,14 +187,19 @@ local function has_move(s)
   return false
 end
 
+-- The winner is settled when a state is made rather than in result(), so that the count of
+-- has_move is still there when random_move is asked about the same state.
+local function with_result(s)
+  if not has_move(s) then s.winner = 3 - s.to_move end
+  return s
+end
+
 -- The move naming cells[1..len] (all of cells by default).
 local function as_move(g, cells, len)
   local m = {}
   for x = 1, len or #cells do m[x] = g.ids[cells[x]] end
   return m
 end
-
-local PATH = {}                             -- scratch path of random_move
 
 -- Why a path of cell ids is not legal, or nil when it is (used by parse to explain a refusal;
 -- the legal list stays the only authority).
@@ -246,9 +235,25 @@ local function why_not(s, g, ids)
   end
 end
 
-local function with_result(s)
-  if not has_move(s) then s.winner = 3 - s.to_move end
-  return s
+local PATH = {}                             -- scratch path of random_move: no table per move
+
+-- Fills path[2..k+1] with the r-th path from the anchor path[1], first leg horizontal if h, in
+-- the order of the squares along each leg: each leg skips the paths behind each square.
+local function pick(s, h, r, path)
+  local n, k, t, c = s.n, s.k, lines_of(s.n), path[1]
+  for legs = k, 1, -1 do
+    local f, rank = t.file[c], t.rank[c]
+    local key = h and s.rows[rank] * n + f or s.cols[f] * n + rank
+    local at, step, after = h and f or rank, h and 1 or n, h and V[legs - 1] or H[legs - 1]
+    for q = at - t.down[key], at + t.up[key] do
+      local c2 = c + (q - at) * step
+      if q ~= at then
+        if r <= after[c2] then c = c2; break end
+        r = r - after[c2]
+      end
+    end
+    path[k + 2 - legs], h = c, not h
+  end
 end
 
 return {
@@ -271,7 +276,7 @@ return {
   },
   variants = {["2verse"] = {k = 2}, ["4verse"] = {k = 4}},
 
-  -- V1: X on a1 and the far corner, O on the other two corners.
+  -- X on a1 and the far corner, O on the other two corners.
   setup = function(opts)
     local n = opts.size
     local board = {}
@@ -312,38 +317,6 @@ return {
     end
     return with_result({n = n, k = s.k, board = board, rows = rows, cols = cols, marks = marks,
                         to_move = 3 - p})
-  end,
-
-  -- Exactly uniform without building the list: draw a number up to the count of paths and walk
-  -- down to it.  play() counted this state's paths to see whether there is one; that count is
-  -- reused (H and V still hold it unless another state was counted since).  k = 5 has no
-  -- counting shortcut (a late leg can meet an early mark).
-  random_move = function(s, rng)
-    local g, k, p, n, board = grid_of(s.n), s.k, s.to_move, s.n, s.board
-    if k > 4 then
-      local _, found = walk(board, g, p, k, rng:int(walk(board, g, p, k, -1)))
-      return as_move(g, found)
-    end
-    if counted ~= s then count(s) end
-    local total = 0
-    for a = 1, n * n do
-      if board[a] == p then
-        local h, v = anchor_ways(s, a)
-        total = total + h + v
-      end
-    end
-    local r = rng:int(total)
-    for a = 1, n * n do
-      if board[a] == p then
-        local h, v = anchor_ways(s, a)
-        if r <= h + v then
-          PATH[1] = a
-          if r <= h then pick(s, true, r, PATH) else pick(s, false, r - h, PATH) end
-          return as_move(g, PATH, k + 1)
-        end
-        r = r - h - v
-      end
-    end
   end,
 
   result = function(s)
@@ -409,5 +382,37 @@ return {
     lines[#lines + 1] = ("%dverse, %s to move%s"):format(s.k, NAME[s.to_move],
       #marks > 0 and ("; %s's marks on %s"):format(NAME[3 - s.to_move], table.concat(marks, ", ")) or "")
     return table.concat(lines, "\n")
+  end,
+
+  -- Exactly uniform without building the list: draw a number up to the count of paths and walk
+  -- down to it.  play() counted this state's paths to see whether there is one; that count is
+  -- reused (H and V still hold it unless another state was counted since).  k = 5 has no
+  -- counting shortcut (a late leg can meet an early mark).
+  random_move = function(s, rng)
+    local g, k, p, n, board = grid_of(s.n), s.k, s.to_move, s.n, s.board
+    if k > 4 then
+      local _, found = walk(board, g, p, k, rng:int(walk(board, g, p, k, -1)))
+      return as_move(g, found)
+    end
+    if counted ~= s then count(s) end
+    local total = 0
+    for a = 1, n * n do
+      if board[a] == p then
+        local h, v = anchor_ways(s, a)
+        total = total + h + v
+      end
+    end
+    local r = rng:int(total)
+    for a = 1, n * n do
+      if board[a] == p then
+        local h, v = anchor_ways(s, a)
+        if r <= h + v then
+          PATH[1] = a
+          if r <= h then pick(s, true, r, PATH) else pick(s, false, r - h, PATH) end
+          return as_move(g, PATH, k + 1)
+        end
+        r = r - h - v
+      end
+    end
   end,
 }
