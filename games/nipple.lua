@@ -5,8 +5,8 @@
 -- the largest white group next to it differ in size (skip this when no cell allows it), then
 -- place a stone of your colour.  When the board is full, the player whose largest group touching
 -- the Nipple (a "member") is bigger wins.
--- The rules in full, with the choices N1-N8 made where the posts left them open:
--- docs/games/nipple.md.
+-- The rules in full: docs/games/nipple.md.  The marks N2-N7 below flag the points the original
+-- posts left open, each settled there as this script plays it.
 
 local EMPTY, BLACK, WHITE, NIPPLE = 0, 1, 2, 3
 local TRIES = 8                   -- random cells random_move draws before it scans the board
@@ -91,7 +91,8 @@ local function allowed(s, adj, i)
   return b ~= w or (b == 0 and s.rule == "both_present")
 end
 
--- The legal Nipple destinations in cell order (scratch: valid until the next call), and how many.
+-- The legal Nipple destinations in cell order, and how many.  The list is scratch, valid until
+-- the next call, so that a random playout makes no table for it.
 local dests = {}
 for i = 1, 169 do dests[i] = 0 end
 local function destinations(s, g)
@@ -108,6 +109,7 @@ local function free_for_stone(s, d, c)
   return c ~= d and (s.board[c] == EMPTY or (d ~= nil and c == s.nipple))
 end
 
+-- One comparison function for every sort, not a new closure per call.
 local function desc(a, b) return a > b end
 
 -- The members around the Nipple: the sizes of each colour's groups touching it, largest first,
@@ -128,29 +130,6 @@ local function members(s, g)
   table.sort(lists[1], desc)
   table.sort(lists[2], desc)
   return lists[1], lists[2], member
-end
-
--- candidate for the nomv library: a text picture of any hexhex grid, for text() (g:text?).
--- Flat-topped hexes as on the board: a column per letter, the cells of a column two lines apart,
--- neighbouring columns half a cell apart.  A row runs up to the right, so a line of text holds
--- cells of several rows; the first cell of every row is the first cell of its line, and the
--- row's number stands in the margin there.  symbol(i) gives one character per cell.
-local function hexhex_picture(g, symbol)
-  local n, numbers, lines, letters = g.side, {}, {}, {}
-  for l = 1, 4 * n - 3 do
-    numbers[l], lines[l] = "  ", {}
-    for x = 1, 4 * n - 3 do lines[l][x] = " " end
-  end
-  for i = 1, g.n do
-    local q, r = g.q[i], g.r[i]
-    local l = 2 * (n - 1) - 2 * r - q + 1
-    lines[l][1 + 2 * (q + n - 1)] = symbol(i)
-    if q == math.max(1 - n, 1 - n - r) then numbers[l] = ("%2d"):format(r + n) end
-  end
-  for l = 1, #lines do lines[l] = (numbers[l] .. " " .. table.concat(lines[l])):gsub(" +$", "") end
-  for k = 1, 2 * n - 1 do letters[k] = string.char(96 + k) end
-  lines[#lines + 1] = "   " .. table.concat(letters, " ")
-  return lines
 end
 
 local function sizes_text(l) return #l == 0 and "none" or table.concat(l, ",") end
@@ -178,11 +157,34 @@ local function decide(s, g)
   return {draw = true, scores = scores, reason = lists .. " (tiebreak draw)"}
 end
 
--- A cell id typed by a player, or nil and why not.
+-- A cell id typed by a player, or nil and why not (parse explains refusals; it never guesses).
 local function cell_of(g, s, id)
   local i = g.index[id]
   if not i then return nil, ("there is no cell %s on a side-%d board"):format(id, s.n) end
   return i
+end
+
+-- candidate for the nomv library: a text picture of any hexhex grid, for text() (g:text?).
+-- Flat-topped hexes as on the board: a column per letter, the cells of a column two lines apart,
+-- neighbouring columns half a cell apart.  A row runs up to the right, so a line of text holds
+-- cells of several rows; the first cell of every row is the first cell of its line, and the
+-- row's number stands in the margin there.  symbol(i) gives one character per cell.
+local function hexhex_picture(g, symbol)
+  local n, numbers, lines, letters = g.side, {}, {}, {}
+  for l = 1, 4 * n - 3 do
+    numbers[l], lines[l] = "  ", {}
+    for x = 1, 4 * n - 3 do lines[l][x] = " " end
+  end
+  for i = 1, g.n do
+    local q, r = g.q[i], g.r[i]
+    local l = 2 * (n - 1) - 2 * r - q + 1
+    lines[l][1 + 2 * (q + n - 1)] = symbol(i)
+    if q == math.max(1 - n, 1 - n - r) then numbers[l] = ("%2d"):format(r + n) end
+  end
+  for l = 1, #lines do lines[l] = (numbers[l] .. " " .. table.concat(lines[l])):gsub(" +$", "") end
+  for k = 1, 2 * n - 1 do letters[k] = string.char(96 + k) end
+  lines[#lines + 1] = "   " .. table.concat(letters, " ")
+  return lines
 end
 
 return {
@@ -235,39 +237,6 @@ return {
     return out
   end,
 
-  -- Uniform over all legal moves, and mostly without looking at the whole board: a cell drawn
-  -- at random and kept only if it qualifies is a uniform choice among the cells that do, and
-  -- so is the scan that takes over after `tries` misses (whether they all miss does not depend
-  -- on which cell qualifies).  Once few cells are empty, draws mostly miss: scan at once.  The
-  -- Nipple's cell first, then the stone's: every destination has the same number of stone
-  -- cells, so the move is uniform.
-  random_move = function(s, rng)
-    local g = grid_of(s.n)
-    local n, d, c = g.n, nil, nil
-    local tries = s.empty * 4 > n and TRIES or 0
-    for _ = 1, tries do
-      local i = rng:int(n)
-      if allowed(s, g.adj, i) then d = i; break end
-    end
-    if not d then
-      local list, count = destinations(s, g)
-      if count > 0 then d = list[rng:int(count)] end
-    end
-    for _ = 1, tries do
-      local i = rng:int(n)
-      if free_for_stone(s, d, i) then c = i; break end
-    end
-    if not c then
-      local k = rng:int(s.empty)
-      c = 0
-      repeat
-        c = c + 1
-        if free_for_stone(s, d, c) then k = k - 1 end
-      until k == 0
-    end
-    return d and {g.ids[d], g.ids[c]} or {g.ids[c]}
-  end,
-
   -- A move is its steps only, the same whether drawn, listed or typed.  The stone's neighbours
   -- are the same on both boards, so its group can join first.
   play = function(s, m)
@@ -290,44 +259,6 @@ return {
   result = function(s)
     if s.empty > 0 then return nil end
     return decide(s, grid_of(s.n))
-  end,
-
-  notation = function(s, m)
-    if #m == 1 then return "-/" .. m[1] end
-    return m[1] .. "/" .. m[2]
-  end,
-
-  -- "f5/g5" or "-/g5" (also "f5 g5", "f5-g5", "g5"), with reasons when the move is illegal.
-  parse = function(s, text)
-    local t = text:lower():gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
-    local a, b = t:match("^([a-z]%d+)[ /,%-]+([a-z]%d+)$")
-    if not a then b = t:match("^%-? ?/? ?([a-z]%d+)$") end
-    if not b then return nil, "write the Nipple's cell then the stone's cell, e.g. f5/g5, or -/g5" end
-    local g = grid_of(s.n)
-    local list, count = destinations(s, g)
-    local c, why = cell_of(g, s, b)
-    if not c then return nil, why end
-    if not a then
-      if count > 0 then
-        return nil, ("the Nipple must move first (%d cells allowed, e.g. %s/%s)"):format(count, g.ids[list[1]], b)
-      end
-      if s.board[c] ~= EMPTY then return nil, b .. " is not empty" end
-      return {b}
-    end
-    local d
-    d, why = cell_of(g, s, a)
-    if not d then return nil, why end
-    if count == 0 then return nil, ("the Nipple cannot move this turn: write -/%s"):format(b) end
-    if d == s.nipple then return nil, "the Nipple must leave " .. a end
-    if s.board[d] ~= EMPTY then return nil, a .. " is not empty" end
-    if not allowed(s, g.adj, d) then
-      return nil, ("the Nipple may not go to %s: its largest black and white neighbours are equal (%d = %d)")
-                  :format(a, largest_next_to(s, g.adj, d))
-    end
-    if not free_for_stone(s, d, c) then
-      return nil, c == d and (b .. " is where the Nipple goes") or (b .. " is not empty")
-    end
-    return {a, b}
   end,
 
   scene = function(s)
@@ -369,6 +300,44 @@ return {
     return items
   end,
 
+  notation = function(s, m)
+    if #m == 1 then return "-/" .. m[1] end
+    return m[1] .. "/" .. m[2]
+  end,
+
+  -- "f5/g5" or "-/g5" (also "f5 g5", "f5-g5", "g5"), with reasons when the move is illegal.
+  parse = function(s, text)
+    local t = text:lower():gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+    local a, b = t:match("^([a-z]%d+)[ /,%-]+([a-z]%d+)$")
+    if not a then b = t:match("^%-? ?/? ?([a-z]%d+)$") end
+    if not b then return nil, "write the Nipple's cell then the stone's cell, e.g. f5/g5, or -/g5" end
+    local g = grid_of(s.n)
+    local list, count = destinations(s, g)
+    local c, why = cell_of(g, s, b)
+    if not c then return nil, why end
+    if not a then
+      if count > 0 then
+        return nil, ("the Nipple must move first (%d cells allowed, e.g. %s/%s)"):format(count, g.ids[list[1]], b)
+      end
+      if s.board[c] ~= EMPTY then return nil, b .. " is not empty" end
+      return {b}
+    end
+    local d
+    d, why = cell_of(g, s, a)
+    if not d then return nil, why end
+    if count == 0 then return nil, ("the Nipple cannot move this turn: write -/%s"):format(b) end
+    if d == s.nipple then return nil, "the Nipple must leave " .. a end
+    if s.board[d] ~= EMPTY then return nil, a .. " is not empty" end
+    if not allowed(s, g.adj, d) then
+      return nil, ("the Nipple may not go to %s: its largest black and white neighbours are equal (%d = %d)")
+                  :format(a, largest_next_to(s, g.adj, d))
+    end
+    if not free_for_stone(s, d, c) then
+      return nil, c == d and (b .. " is where the Nipple goes") or (b .. " is not empty")
+    end
+    return {a, b}
+  end,
+
   text = function(s)
     local g = grid_of(s.n)
     local out = hexhex_picture(g, function(i) return SYMBOL[s.board[i]] end)
@@ -381,5 +350,38 @@ return {
       out[#out + 1] = "The Nipple cannot move this turn: the move is a stone alone, written -/cell"
     end
     return table.concat(out, "\n")
+  end,
+
+  -- Uniform over all legal moves, and mostly without looking at the whole board: a cell drawn
+  -- at random and kept only if it qualifies is a uniform choice among the cells that do, and
+  -- so is the scan that takes over after `tries` misses (whether they all miss does not depend
+  -- on which cell qualifies).  Once few cells are empty, draws mostly miss: scan at once.  The
+  -- Nipple's cell first, then the stone's: every destination has the same number of stone
+  -- cells, so the move is uniform.
+  random_move = function(s, rng)
+    local g = grid_of(s.n)
+    local n, d, c = g.n, nil, nil
+    local tries = s.empty * 4 > n and TRIES or 0
+    for _ = 1, tries do
+      local i = rng:int(n)
+      if allowed(s, g.adj, i) then d = i; break end
+    end
+    if not d then
+      local list, count = destinations(s, g)
+      if count > 0 then d = list[rng:int(count)] end
+    end
+    for _ = 1, tries do
+      local i = rng:int(n)
+      if free_for_stone(s, d, i) then c = i; break end
+    end
+    if not c then
+      local k = rng:int(s.empty)
+      c = 0
+      repeat
+        c = c + 1
+        if free_for_stone(s, d, c) then k = k - 1 end
+      until k == 0
+    end
+    return d and {g.ids[d], g.ids[c]} or {g.ids[c]}
   end,
 }
