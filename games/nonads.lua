@@ -1,7 +1,7 @@
 -- Nonads (Cameron Browne, 2011).
 --
 -- 34 square tiles, each a 3x3 grid of cells with 4 black and 5 white cells: every such pattern
--- once, rotations counting as the same tile.  Each player holds a secret-less target tile and a
+-- once, rotations counting as the same tile.  Each player has a target tile, shown to all, and a
 -- hand tile.  On your turn place your hand tile edge to edge with the layout, then draw.  You win
 -- when your placement creates a 3x3 window of cells, anywhere on the cell grid, that shows your
 -- target in some rotation.  When the deck is out, a player without a hand tile slides a placed
@@ -14,8 +14,8 @@ local floor, concat, sort, unpack = math.floor, table.concat, table.sort, unpack
 ---------------------------------------------------------------------------------------------
 -- The tiles.  A pattern is a 9-bit mask, bit 3*row+col (row 0 = top, col 0 = left, # = black).
 -- A tile is numbered by its canonical form (the smallest mask among its rotations), 1..34 in
--- increasing order (rules.md 3.4).  Everything is computed here rather than typed in, and the
--- tests check the result against the table.
+-- increasing order (docs/games/nonads.md, The tiles).  Everything is computed here rather than
+-- typed in, and the tests check the result against the table.
 
 local POW2 = {}
 for k = 0, 12 do POW2[k] = 2 ^ k end
@@ -271,7 +271,8 @@ local function windows_showing(slots, codes, t)
 end
 
 ---------------------------------------------------------------------------------------------
--- Explicit set-ups (rules.md section 6): targets, hands, deck as comma-separated tile numbers.
+-- Explicit set-ups (docs/games/nonads.md, Options): targets, hands, deck as comma-separated tile
+-- numbers.
 
 local function read_tiles(name, text)
   local out = {}
@@ -347,8 +348,6 @@ local function slide(from, key, r)
   return {tile_id(from), slot_id(key), ROT_ID[r], from = from, key = key, r = r}
 end
 
-local out_scratch, tiles_scratch, weights_scratch = {}, {}, {}
-
 local function all_moves(s)
   local out = {}
   local p = s.to_move
@@ -384,49 +383,6 @@ local function all_moves(s)
     end
   end
   return out
-end
-
--- Uniform over all legal moves without listing them.
-local function fast_random_move(s, rng)
-  local p = s.to_move
-  local hand = s.hands[p]
-  if #s.slots == 0 then return placement(ORIGIN, 0) end
-  local board = board_of(s)
-  local slots, n = frontier(board, s.slots, out_scratch)
-  if hand ~= 0 then
-    local rots = rotations(s, hand)
-    local pick = rng:int(n * #rots) - 1
-    return placement(slots[floor(pick / #rots) + 1], rots[pick % #rots + 1])
-  end
-  local tiles = movable_tiles(s, tiles_scratch)
-  local weights, total = weights_scratch, 0
-  for i, from in ipairs(tiles) do
-    local lost = 0
-    for d = 1, 4 do
-      local j = from + DIRS[d]
-      if not board[j] and touching(j) == 1 then lost = lost + 1 end
-    end
-    local wgt = (n - lost) * #rotations(s, floor(board[from] / 4))
-    weights[i] = wgt
-    total = total + wgt
-  end
-  local pick = rng:int(total)
-  for i, from in ipairs(tiles) do
-    if pick <= weights[i] then
-      local rots = rotations(s, floor(board[from] / 4))
-      local slot_pick = floor((pick - 1) / #rots)          -- 0-based among the allowed slots
-      local r = rots[(pick - 1) % #rots + 1]
-      for k = 1, n do
-        local j = slots[k]
-        local alone = touching(j) == 1 and (j == from - W or j == from + 1 or j == from + W or j == from - 1)
-        if not alone then
-          if slot_pick == 0 then return slide(from, j, r) end
-          slot_pick = slot_pick - 1
-        end
-      end
-    end
-    pick = pick - weights[i]
-  end
 end
 
 -- Reads the move's fields, or works them out from its steps (a move built by hand).
@@ -734,6 +690,55 @@ local function scene(s)
 end
 
 ---------------------------------------------------------------------------------------------
+-- Random moves, for playouts.  The scratch lists are reused so that a random move makes no
+-- table for the frontier or the movable tiles.
+
+local out_scratch, tiles_scratch, weights_scratch = {}, {}, {}
+
+-- Uniform over all legal moves without listing them.
+local function fast_random_move(s, rng)
+  local p = s.to_move
+  local hand = s.hands[p]
+  if #s.slots == 0 then return placement(ORIGIN, 0) end
+  local board = board_of(s)
+  local slots, n = frontier(board, s.slots, out_scratch)
+  if hand ~= 0 then
+    local rots = rotations(s, hand)
+    local pick = rng:int(n * #rots) - 1
+    return placement(slots[floor(pick / #rots) + 1], rots[pick % #rots + 1])
+  end
+  local tiles = movable_tiles(s, tiles_scratch)
+  local weights, total = weights_scratch, 0
+  for i, from in ipairs(tiles) do
+    local lost = 0
+    for d = 1, 4 do
+      local j = from + DIRS[d]
+      if not board[j] and touching(j) == 1 then lost = lost + 1 end
+    end
+    local wgt = (n - lost) * #rotations(s, floor(board[from] / 4))
+    weights[i] = wgt
+    total = total + wgt
+  end
+  local pick = rng:int(total)
+  for i, from in ipairs(tiles) do
+    if pick <= weights[i] then
+      local rots = rotations(s, floor(board[from] / 4))
+      local slot_pick = floor((pick - 1) / #rots)          -- 0-based among the allowed slots
+      local r = rots[(pick - 1) % #rots + 1]
+      for k = 1, n do
+        local j = slots[k]
+        local alone = touching(j) == 1 and (j == from - W or j == from + 1 or j == from + W or j == from - 1)
+        if not alone then
+          if slot_pick == 0 then return slide(from, j, r) end
+          slot_pick = slot_pick - 1
+        end
+      end
+    end
+    pick = pick - weights[i]
+  end
+end
+
+---------------------------------------------------------------------------------------------
 
 return {
   name = "nonads",
@@ -793,7 +798,8 @@ return {
       local all = {}
       for t = 1, NTILES do all[t] = t end
       rng:shuffle(all)
-      -- Every player draws a target, then every player draws a hand tile (rules.md 3.1).
+      -- Every player draws a target, then every player draws a hand tile (docs/games/nonads.md,
+      -- Set-up).
       for p = 1, np do targets[p] = all[p]; hands[p] = all[np + p] end
       for i = 2 * np + 1, NTILES do deck[#deck + 1] = all[i] end
     end
@@ -807,8 +813,9 @@ return {
     }
   end,
 
+  -- A named local, because scene lists the legal moves too (to draw the slots and buttons).
   moves = all_moves,
-  random_move = fast_random_move,
+
   play = play,
 
   result = function(s)
@@ -818,6 +825,96 @@ return {
     return nil
   end,
 
+  scene = scene,
+
+  notation = function(s, m)
+    if m.from then return coord(m.from) .. ">" .. coord(m.key) .. "/" .. m.r end
+    return coord(m.key) .. "/" .. m.r
+  end,
+
+  -- "x,y/r", "x1,y1>x2,y2/r", or a log's "#17@x,y/r".  A rotation that repeats a lower one's
+  -- pattern (a symmetric tile) names the move with the lowest.
+  parse = function(s, text)
+    local t = text:gsub("%s", "")
+    local tile, rest = t:match("^#(%d+)@(.*)$")
+    if tile then t = rest end
+    local x1, y1, x2, y2, r = t:match("^(-?%d+),(-?%d+)>(-?%d+),(-?%d+)/(%d+)$")
+    local p = s.to_move
+    if x1 then
+      if s.hands[p] ~= 0 then return nil, "you hold a tile: place it, as x,y/r" end
+      local from = key_of(tonumber(x1), tonumber(y1))
+      local code = board_of(s)[from]
+      if not code then return nil, "no tile at " .. x1 .. "," .. y1 end
+      tile = tile and tonumber(tile)
+      if tile and tile ~= floor(code / 4) then return nil, ("the tile at %s,%s is #%d"):format(x1, y1, floor(code / 4)) end
+      r = tonumber(r)
+      if r > 3 then return nil, "the rotation is 0, 1, 2 or 3" end
+      local key = key_of(tonumber(x2), tonumber(y2))
+      return {tile_id(from), slot_id(key), ROT_ID[lowest_rotation(floor(code / 4), r)]}
+    end
+    local x, y
+    x, y, r = t:match("^(-?%d+),(-?%d+)/(%d+)$")
+    if not x then
+      x, y = t:match("^(-?%d+),(-?%d+)$")
+      if not x then return nil, "write a placement as x,y/r and a tiebreaker move as x1,y1>x2,y2/r" end
+      r = "0"
+      if s.hands[p] ~= 0 and #rotations(s, s.hands[p]) > 1 and #s.slots > 0 then
+        return nil, "give the rotation: x,y/r with r = 0..3 clockwise quarter turns"
+      end
+    end
+    if s.hands[p] == 0 then return nil, "you hold no tile: move a placed tile, as x1,y1>x2,y2/r" end
+    if tile and tonumber(tile) ~= s.hands[p] then return nil, ("your hand tile is #%d"):format(s.hands[p]) end
+    r = tonumber(r)
+    if r > 3 then return nil, "the rotation is 0, 1, 2 or 3" end
+    local key = key_of(tonumber(x), tonumber(y))
+    return {slot_id(key), ROT_ID[lowest_rotation(s.hands[p], r)]}
+  end,
+
+  text = function(s)
+    local lines = {}
+    local mode = s.mode == "basic" and "" or (" (" .. s.mode .. ")")
+    lines[1] = ("Nonads%s, turn %d"):format(mode, s.turn)
+    if #s.slots > 0 then
+      local x0, y0, x1, y1 = bounds(s.slots)
+      local head = {"      "}
+      for x = x0, x1 do head[#head + 1] = ("%-4s"):format(tostring(x)) end
+      lines[#lines + 1] = concat(head)
+      for y = y0, y1 do
+        for row = 0, 2 do
+          local parts = {row == 0 and ("%5s "):format("y=" .. y) or "      "}
+          for x = x0, x1 do
+            local code = board_of(s)[key_of(x, y)]
+            if code then
+              local m, chars = PAT[code], {}
+              for col = 0, 2 do chars[col + 1] = has(m, 3 * row + col) and "#" or "." end
+              parts[#parts + 1] = concat(chars) .. " "
+            else
+              parts[#parts + 1] = "    "
+            end
+          end
+          lines[#lines + 1] = (concat(parts):gsub("%s+$", ""))
+        end
+      end
+    else
+      lines[#lines + 1] = "(no tile placed yet)"
+    end
+    lines[#lines + 1] = ""
+    for p = 1, s.players do
+      local t, h = s.targets[p], s.hands[p]
+      local tt = (t and t > 0) and ("#%d %s"):format(t, picture(t, 0)) or "hidden"
+      local hh = h ~= 0 and ("#%d %s"):format(h, picture(h, 0)) or "none"
+      local extra = ""
+      if s.mode == "knownads" then
+        extra = ", " .. (s.scores[p] < 0 and "?" or s.scores[p]) .. " points"
+      end
+      if not s.active[p] then extra = extra .. ", out" end
+      if not game_over(s) and p == s.to_move then extra = extra .. "  <- to move" end
+      lines[#lines + 1] = ("Player %d: target %s, hand %s%s"):format(p, tt, hh, extra)
+    end
+    lines[#lines + 1] = ("Deck: %d tiles%s"):format(#s.deck,
+      s.tiebreak_turns > 0 and (", %d tiebreaker moves played"):format(s.tiebreak_turns) or "")
+    return concat(lines, "\n")
+  end,
   -- Knownads hides the other players' targets, and so their scores so far (-1: unknown); no
   -- mode shows the order of the deck, and Knownads not even its contents (they would give the
   -- hidden targets away by elimination).
@@ -868,94 +965,5 @@ return {
     return d
   end,
 
-  notation = function(s, m)
-    if m.from then return coord(m.from) .. ">" .. coord(m.key) .. "/" .. m.r end
-    return coord(m.key) .. "/" .. m.r
-  end,
-
-  -- "x,y/r", "x1,y1>x2,y2/r", or a log's "#17@x,y/r".  A rotation that repeats a lower one's
-  -- pattern (a symmetric tile) names the move with the lowest.
-  parse = function(s, text)
-    local t = text:gsub("%s", "")
-    local tile, rest = t:match("^#(%d+)@(.*)$")
-    if tile then t = rest end
-    local x1, y1, x2, y2, r = t:match("^(-?%d+),(-?%d+)>(-?%d+),(-?%d+)/(%d+)$")
-    local p = s.to_move
-    if x1 then
-      if s.hands[p] ~= 0 then return nil, "you hold a tile: place it, as x,y/r" end
-      local from = key_of(tonumber(x1), tonumber(y1))
-      local code = board_of(s)[from]
-      if not code then return nil, "no tile at " .. x1 .. "," .. y1 end
-      tile = tile and tonumber(tile)
-      if tile and tile ~= floor(code / 4) then return nil, ("the tile at %s,%s is #%d"):format(x1, y1, floor(code / 4)) end
-      r = tonumber(r)
-      if r > 3 then return nil, "the rotation is 0, 1, 2 or 3" end
-      local key = key_of(tonumber(x2), tonumber(y2))
-      return {tile_id(from), slot_id(key), ROT_ID[lowest_rotation(floor(code / 4), r)]}
-    end
-    local x, y
-    x, y, r = t:match("^(-?%d+),(-?%d+)/(%d+)$")
-    if not x then
-      x, y = t:match("^(-?%d+),(-?%d+)$")
-      if not x then return nil, "write a placement as x,y/r and a tiebreaker move as x1,y1>x2,y2/r" end
-      r = "0"
-      if s.hands[p] ~= 0 and #rotations(s, s.hands[p]) > 1 and #s.slots > 0 then
-        return nil, "give the rotation: x,y/r with r = 0..3 clockwise quarter turns"
-      end
-    end
-    if s.hands[p] == 0 then return nil, "you hold no tile: move a placed tile, as x1,y1>x2,y2/r" end
-    if tile and tonumber(tile) ~= s.hands[p] then return nil, ("your hand tile is #%d"):format(s.hands[p]) end
-    r = tonumber(r)
-    if r > 3 then return nil, "the rotation is 0, 1, 2 or 3" end
-    local key = key_of(tonumber(x), tonumber(y))
-    return {slot_id(key), ROT_ID[lowest_rotation(s.hands[p], r)]}
-  end,
-
-  scene = scene,
-
-  text = function(s)
-    local lines = {}
-    local mode = s.mode == "basic" and "" or (" (" .. s.mode .. ")")
-    lines[1] = ("Nonads%s, turn %d"):format(mode, s.turn)
-    if #s.slots > 0 then
-      local x0, y0, x1, y1 = bounds(s.slots)
-      local head = {"      "}
-      for x = x0, x1 do head[#head + 1] = ("%-4s"):format(tostring(x)) end
-      lines[#lines + 1] = concat(head)
-      for y = y0, y1 do
-        for row = 0, 2 do
-          local parts = {row == 0 and ("%5s "):format("y=" .. y) or "      "}
-          for x = x0, x1 do
-            local code = board_of(s)[key_of(x, y)]
-            if code then
-              local m, chars = PAT[code], {}
-              for col = 0, 2 do chars[col + 1] = has(m, 3 * row + col) and "#" or "." end
-              parts[#parts + 1] = concat(chars) .. " "
-            else
-              parts[#parts + 1] = "    "
-            end
-          end
-          lines[#lines + 1] = (concat(parts):gsub("%s+$", ""))
-        end
-      end
-    else
-      lines[#lines + 1] = "(no tile placed yet)"
-    end
-    lines[#lines + 1] = ""
-    for p = 1, s.players do
-      local t, h = s.targets[p], s.hands[p]
-      local tt = (t and t > 0) and ("#%d %s"):format(t, picture(t, 0)) or "hidden"
-      local hh = h ~= 0 and ("#%d %s"):format(h, picture(h, 0)) or "none"
-      local extra = ""
-      if s.mode == "knownads" then
-        extra = ", " .. (s.scores[p] < 0 and "?" or s.scores[p]) .. " points"
-      end
-      if not s.active[p] then extra = extra .. ", out" end
-      if not game_over(s) and p == s.to_move then extra = extra .. "  <- to move" end
-      lines[#lines + 1] = ("Player %d: target %s, hand %s%s"):format(p, tt, hh, extra)
-    end
-    lines[#lines + 1] = ("Deck: %d tiles%s"):format(#s.deck,
-      s.tiebreak_turns > 0 and (", %d tiebreaker moves played"):format(s.tiebreak_turns) or "")
-    return concat(lines, "\n")
-  end,
+  random_move = fast_random_move,
 }
