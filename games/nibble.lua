@@ -21,8 +21,9 @@ local CODES = "123456789abcd"
 -- corner[mask]: `need` consecutive sides are exposed (empty or off the board), cyclically.
 -- alone[mask]: taking the block alone keeps the rest connected, because its neighbours lie in
 -- one arc of occupied ring cells.  That is exact on a board without holes (empty cells walled
--- in), which play never creates (B3): two arcs joined by a path round the far side would wall
--- in one of the empty gaps between them.
+-- in), which play never creates (a block taken has an exposed side, so its cell joins the open
+-- space around it): two arcs joined by a path round the far side would wall in one of the empty
+-- gaps between them.
 local function tabulate(G, is_side)
   G.corner, G.alone = {}, {}
   for mask = 0, 2 ^ G.m - 1 do
@@ -78,7 +79,7 @@ local function build(key)
       if g.step[d][i] then G.near[i][#G.near[i] + 1] = g.step[d][i] end
     end
     G.single[i] = {g.ids[i], any_order = true}        -- the one-block moves, made once
-    G.before[i] = {}                                  -- neighbours filled before i (B6)
+    G.before[i] = {}                                  -- neighbours filled before i (generate)
     for _, j in ipairs(g.adj[i]) do if j < i then G.before[i][#G.before[i] + 1] = j end end
   end
   -- Notation order: by file, then rank (a1 a2 .. a9 b1 ..), so "a2" comes before "a10".
@@ -150,11 +151,12 @@ local function connected(G, b, count)
   return #queue == count
 end
 
--- rules.md B6: fill the cells in grid order, each with a colour that still has blocks left and
--- differs from its neighbours filled so far, drawn with weight (blocks left)^2 so that no colour
--- piles up at the end.  At a dead end, go back a cell and draw another colour not yet tried
--- there.  The rare search that wanders (about 1 hexagonal board in 300 with plain weights)
--- starts afresh.  tried[(i-1)*C + c]: colour c was tried at cell i since it was last reached.
+-- A random board (docs/games/nibble.md, Board): fill the cells in grid order, each with a
+-- colour that still has blocks left and differs from its neighbours filled so far, drawn with
+-- weight (blocks left)^2 so that no colour piles up at the end.  At a dead end, go back a cell
+-- and draw another colour not yet tried there.  The rare search that wanders (about 1 hexagonal
+-- board in 300 with plain weights) starts afresh.  tried[(i-1)*C + c]: colour c was tried at
+-- cell i since it was last reached.
 local TRIED, WEIGHT = {}, {}
 local function generate(G, rng)
   local C, n, before, tried, weight = G.C, G.n, G.before, TRIED, WEIGHT
@@ -216,7 +218,7 @@ local function read_layout(text)
 end
 
 -- What is wrong with a layout's board, or nil.  Counts and equal neighbours are checked only
--- on a full board (rules.md 6); any board must hold blocks, all in one group.
+-- on a full board (docs/games/nibble.md, Layout); any board must hold blocks, all in one group.
 local function layout_problem(G, board)
   local count, blocks = {}, 0
   for c = 1, G.C do count[c] = 0 end
@@ -309,9 +311,10 @@ local function refresh(G, old, board, m)
   return free
 end
 
--- rules.md B4: a set of blocks of one colour is a turn when each meets the corner rule at the
--- start of the turn and the blocks left are connected (or none remain).  Every subset of each
--- colour's corner blocks is tried, in notation order, so each turn is listed once.
+-- A turn (docs/games/nibble.md): a set of blocks of one colour is a turn when each meets the
+-- corner rule at the start of the turn and the blocks left are connected (or none remain).
+-- Every subset of each colour's corner blocks is tried, in notation order, so each turn is
+-- listed once.
 local function all_moves(s)
   local G, b, out, cand = geometry(s.geo), decode(s.board), {}, {}
   for c = 1, G.C do cand[c] = {} end
@@ -414,39 +417,6 @@ return {
 
   moves = all_moves,
 
-  -- Fast path for plain boards: pick one free block, then add each other free block of its
-  -- colour with chance 1/2 when it may still be taken.  On a plain board every block of a turn
-  -- is free and a subset of a turn is a turn, so every turn has a positive chance (not a
-  -- uniform one).  Blocks taken this turn (MARK) are empty now: only diagonal neighbours can
-  -- share a block's colour, so only connectivity (alone) can change, never the corner rule.
-  random_move = function(s, rng)
-    if not s.plain then
-      local all = all_moves(s)
-      return all[rng:int(#all)]
-    end
-    local G, board, free = geometry(s.geo), s.board, s.free
-    local around, alone, size = G.around, G.alone, G.m
-    local first = free[rng:int(#free)]
-    local c, m = byte(board, first), nil
-    stamp = stamp + 1
-    MARK[first] = stamp
-    for k = 1, #free do
-      local i = free[k]
-      if byte(board, i) == c and i ~= first and rng:int(2) == 1 then
-        local mask, base = ring(G, board, i), (i - 1) * size
-        for t = 1, size do
-          if MARK[around[base + t]] == stamp then mask = mask - BIT[t] end
-        end
-        if alone[mask] then
-          MARK[i] = stamp
-          m = m or {G.g.ids[first], any_order = true}
-          m[#m + 1] = G.g.ids[i]
-        end
-      end
-    end
-    return m or G.single[first]
-  end,
-
   play = function(s, m)
     local G = geometry(s.geo)
     local index, p, C, n = G.g.index, s.to_move, G.C, #m
@@ -463,7 +433,7 @@ return {
     held[p], mine[c] = mine, mine[c] + n
     local new = {geo = s.geo, board = board, left = s.left - n, held = held, to_move = 3 - p,
                  plain = s.plain, free = s.free and refresh(G, s.free, board, m)}
-    -- Instant wins (B5): only the mover's count of colour c changed, so only it is looked at.
+    -- Instant wins: only the mover's count of colour c changed, so only it is looked at.
     if mine[c] >= C then
       new.winner, new.reason = p, ("all %d blocks of colour %s"):format(C, CODES:sub(c, c))
     end
@@ -490,15 +460,9 @@ return {
     if (won[1] >= G.major) ~= (won[2] >= G.major) then
       return {winner = won[1] >= G.major and 1 or 2, reason = reason}
     end
-    -- Only a partial layout can get here (rules.md 5.1: a full board always has one winner).
+    -- Only a partial layout can get here: every colour has an odd number of blocks, so on a full
+    -- board one player holds the majority of each colour, and of the colours.
     return {draw = true, reason = reason}
-  end,
-
-  notation = function(s, m)
-    local G, steps = geometry(s.geo), {}
-    for k = 1, #m do steps[k] = m[k] end
-    table.sort(steps, function(a, b) return G.pos[G.g.index[a]] < G.pos[G.g.index[b]] end)
-    return table.concat(steps, ",")
   end,
 
   -- The board coloured by block, each block with its colour's number (for colour-blind
@@ -539,6 +503,13 @@ return {
     return items
   end,
 
+  notation = function(s, m)
+    local G, steps = geometry(s.geo), {}
+    for k = 1, #m do steps[k] = m[k] end
+    table.sort(steps, function(a, b) return G.pos[G.g.index[a]] < G.pos[G.g.index[b]] end)
+    return table.concat(steps, ",")
+  end,
+
   -- Rows from the top rank down, like the layout option (hex: each row starts with its rank and
   -- first file, shifted so that the hexagon shows), then the colour line.
   text = function(s)
@@ -569,5 +540,38 @@ return {
     end
     if s.winner then lines[#lines + 1] = status(s) end
     return table.concat(lines, "\n")
+  end,
+
+  -- Fast path for plain boards: pick one free block, then add each other free block of its
+  -- colour with chance 1/2 when it may still be taken.  On a plain board every block of a turn
+  -- is free and a subset of a turn is a turn, so every turn has a positive chance (not a
+  -- uniform one).  Blocks taken this turn (MARK) are empty now: only diagonal neighbours can
+  -- share a block's colour, so only connectivity (alone) can change, never the corner rule.
+  random_move = function(s, rng)
+    if not s.plain then
+      local all = all_moves(s)
+      return all[rng:int(#all)]
+    end
+    local G, board, free = geometry(s.geo), s.board, s.free
+    local around, alone, size = G.around, G.alone, G.m
+    local first = free[rng:int(#free)]
+    local c, m = byte(board, first), nil
+    stamp = stamp + 1
+    MARK[first] = stamp
+    for k = 1, #free do
+      local i = free[k]
+      if byte(board, i) == c and i ~= first and rng:int(2) == 1 then
+        local mask, base = ring(G, board, i), (i - 1) * size
+        for t = 1, size do
+          if MARK[around[base + t]] == stamp then mask = mask - BIT[t] end
+        end
+        if alone[mask] then
+          MARK[i] = stamp
+          m = m or {G.g.ids[first], any_order = true}
+          m[#m + 1] = G.g.ids[i]
+        end
+      end
+    end
+    return m or G.single[first]
   end,
 }
