@@ -745,7 +745,7 @@ return {
   title = "Nonads",
   info = {
     author = "Cameron Browne",
-    source = "Cameron Browne's Nonads page (c) 2011; settled rules in rules.md section 3",
+    source = "Cameron Browne's Nonads page (c) 2011; the rules as nomv plays them in docs/games/nonads.md",
     rules = "Place your hand tile edge to edge with the tiles already played (any rotation), then "
          .. "draw. You win when your placement makes a 3x3 block of cells, anywhere across the "
          .. "tiles, that shows your target tile in some rotation. When the deck is out, a player "
