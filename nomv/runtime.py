@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, NamedTuple
@@ -21,6 +22,7 @@ from typing import Any, Callable, Iterable, Literal, NamedTuple
 from . import schema
 from .errors import LimitError, NomvError, ScriptError
 from .limits import Limits
+from .scriptlines import suggest_declared
 
 LUA_DIR = Path(__file__).with_name("lua")
 #: The script library every game gets as ``nomv``, and the computer player's search.
@@ -33,6 +35,8 @@ HOST_PARTS = ("limits", "json", "errors", "sandbox", "library", "loader", "hooks
 RUNTIMES = {"jit": "lupa.luajit21", "luajit": "lupa.luajit21", "5.4": "lupa.lua54", "lua54": "lupa.lua54"}
 
 _sources: dict[str, str] = {}
+#: An undefined global without a suggestion from the host.
+_UNDEFINED = re.compile(r"undefined variable '([A-Za-z_][A-Za-z0-9_]*)'")
 
 
 def _source(relative: str) -> str:
@@ -79,6 +83,7 @@ class HostRuntime:
                  limits: Limits | None = None):
         self.runtime = runtime_name(runtime)
         self.path = path
+        self._source = source   # (for suggestions in error messages)
         self.limits = limits or Limits()
         module = import_module(RUNTIMES[self.runtime])
         self._errors: tuple[type[BaseException], ...] = (module.LuaError,)
@@ -187,4 +192,10 @@ class HostRuntime:
             line = self.description.get("hook_lines", {}).get(hook)
         kind = info.get("kind", "error")
         cls = LimitError if kind in ("time", "memory") else ScriptError
-        return cls(info.get("message", "unknown error"), self.path, line, hook, kind, info.get("code"))
+        message = info.get("message", "unknown error")
+        undefined = _UNDEFINED.fullmatch(message) if isinstance(message, str) else None
+        if undefined:
+            # The host suggested nothing from the locals in scope: a name declared elsewhere in
+            # the script (a local of the main chunk the function never captured) may be meant.
+            message += suggest_declared(self._source, undefined.group(1))
+        return cls(message, self.path, line, hook, kind, info.get("code"))

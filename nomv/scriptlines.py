@@ -87,3 +87,34 @@ class Lines:
             if re.search(rf"\[\s*[\"']{re.escape(name)}[\"']\s*\]\s*=", lines[i]):
                 return i + 1
         return None
+
+
+def declared_names(code: str) -> set[str]:
+    """Names a script declares itself (locals, parameters, loop variables), in its code with
+    comments and strings blanked (:func:`strip_lua`): those shadow the globals."""
+    names: set[str] = set()
+    for m in re.finditer(r"\blocal\s+function\s+([A-Za-z_]\w*)", code):
+        names.add(m.group(1))
+    for m in re.finditer(r"\blocal\s+([A-Za-z_][\w\s,]*)", code):
+        if not m.group(1).startswith("function"):
+            names.update(n.strip() for n in m.group(1).split("=")[0].split(",") if n.strip())
+    for m in re.finditer(r"\bfunction\b[^(]*\(([^)]*)\)", code):
+        names.update(n.strip() for n in m.group(1).split(",") if n.strip() and n.strip() != "...")
+    for m in re.finditer(r"\bfor\s+([\w\s,]+?)\s+(?:=|in)\b", code):
+        names.update(n.strip() for n in m.group(1).split(","))
+    return names
+
+
+def suggest_declared(source: str, name: str) -> str:
+    """" (did you mean 'EMPTY'?)" when the main chunk declares a local close to ``name`` (at the
+    start of a line: in scope for every function below it, though a function that never used it
+    did not capture it, so the host, which sees the locals of the running code, cannot offer
+    it), else ""."""
+    import difflib
+    code = strip_lua(source)
+    names = set(re.findall(r"^local\s+function\s+([A-Za-z_]\w*)", code, re.M))
+    for m in re.finditer(r"^local\s+([A-Za-z_][\w \t,]*?)\s*(?:=|$)", code, re.M):
+        names.update(n.strip() for n in m.group(1).split(","))
+    candidates = sorted(n for n in names if n.isidentifier() and n != name)
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""

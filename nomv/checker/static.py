@@ -10,7 +10,7 @@ from ..languages import is_text
 from ..options import OptionSet, OptionSpec, PlayerSpec, TYPES
 from ..schema import (FIELD_TYPES, FIELDS, FORBIDDEN, FORBIDDEN_MEMBERS as MEMBERS,
                       OPTION_FIELDS, PLAYERS_FIELDS, REQUIRED_HOOKS)
-from ..scriptlines import Lines, line_of as _line_of, strip_lua
+from ..scriptlines import Lines, declared_names as _locals, line_of as _line_of, strip_lua
 from .report import ScriptReport
 from .scene import colour_ok
 
@@ -19,21 +19,6 @@ from .scene import colour_ok
 # function wherever it is named.
 LIBRARIES = {name: r.message for name, r in FORBIDDEN.items() if r.kind == "library"}
 CALLS = {name: r.message for name, r in FORBIDDEN.items() if r.kind == "function"}
-
-
-def _locals(code: str) -> set[str]:
-    """Names the script declares itself (locals and parameters): those shadow the globals."""
-    names: set[str] = set()
-    for m in re.finditer(r"\blocal\s+function\s+([A-Za-z_]\w*)", code):
-        names.add(m.group(1))
-    for m in re.finditer(r"\blocal\s+([A-Za-z_][\w\s,]*)", code):
-        if not m.group(1).startswith("function"):
-            names.update(n.strip() for n in m.group(1).split("=")[0].split(",") if n.strip())
-    for m in re.finditer(r"\bfunction\b[^(]*\(([^)]*)\)", code):
-        names.update(n.strip() for n in m.group(1).split(",") if n.strip() and n.strip() != "...")
-    for m in re.finditer(r"\bfor\s+([\w\s,]+?)\s+(?:=|in)\b", code):
-        names.update(n.strip() for n in m.group(1).split(","))
-    return names
 
 
 def check_forbidden(report: ScriptReport, source: str) -> None:
