@@ -3,13 +3,12 @@ the documentation that comes with nomv."""
 from __future__ import annotations
 
 import os
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GameNotFoundError, ScriptError
-from .files import read_text_file
+from .files import UnreadableFile, read_text_file
 from .options import suggestion
 
 #: The largest script nomv reads (the bundled games are under 60 kB).
@@ -21,13 +20,8 @@ def read_script(path: str | Path) -> str:
     :class:`ScriptError` naming the file (and the line of a byte that is not UTF-8)."""
     try:
         return read_text_file(path, MAX_SCRIPT_BYTES)
-    except (OSError, ValueError) as exc:
-        text = str(exc)
-        m = re.match(r"(.*?):(\d+): (.*)$", text)
-        if m and m.group(1) == str(path):
-            raise ScriptError(m.group(3), str(path), int(m.group(2)), hook="load") from None
-        raise ScriptError(text[len(str(path)) + 2:] if text.startswith(f"{path}: ") else text,
-                          str(path), hook="load") from None
+    except UnreadableFile as exc:
+        raise ScriptError(exc.reason, exc.path, exc.line, hook="load") from None
 
 
 @dataclass(frozen=True)

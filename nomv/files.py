@@ -23,35 +23,41 @@ from pathlib import Path
 
 
 class UnreadableFile(ValueError):
-    """A file that is not a regular file of UTF-8 text within the size allowed."""
+    """A file that cannot be read as text: missing or unreadable, not a regular file, too large,
+    or not UTF-8.  ``reason`` says why, ``line`` is where a byte that is not UTF-8 stands (else
+    None); the message is ``path[:line]: reason``."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None):
+        self.path, self.reason, self.line = path, reason, line
+        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
 
 
 def read_text_file(path: str | Path, limit: int) -> str:
-    """The text of a regular file of at most ``limit`` bytes; :class:`UnreadableFile` (a
-    ``ValueError``) or ``OSError`` otherwise.  Both messages name the file."""
+    """The text of a regular file of at most ``limit`` bytes, else :class:`UnreadableFile` (a
+    ``ValueError``) naming the file."""
     path = str(path)
     try:
         info = os.stat(path)
     except OSError as exc:
-        raise OSError(exc.errno, f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise UnreadableFile(path, f"cannot read: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
-        raise UnreadableFile(f"{path}: is a folder, not a file")
+        raise UnreadableFile(path, "is a folder, not a file")
     if not stat.S_ISREG(info.st_mode):
-        raise UnreadableFile(f"{path}: not a regular file (a device, a pipe or a socket)")
+        raise UnreadableFile(path, "not a regular file (a device, a pipe or a socket)")
     if info.st_size == 0 and os.path.realpath(path).startswith(("/proc/", "/sys/")):
-        raise UnreadableFile(f"{path}: not a file of text (it reports no size: a device or a system file)")
+        raise UnreadableFile(path, "not a file of text (it reports no size: a device or a system file)")
     if info.st_size > limit:
-        raise UnreadableFile(f"{path}: {info.st_size:,} bytes is too large (at most {limit:,})")
+        raise UnreadableFile(path, f"{info.st_size:,} bytes is too large (at most {limit:,})")
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as exc:
-        raise OSError(exc.errno, f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise UnreadableFile(path, f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise UnreadableFile(f"{path}: too large (over {limit:,} bytes)")
+        raise UnreadableFile(path, f"too large (over {limit:,} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise UnreadableFile(f"{path}:{line}: not UTF-8 text: byte {data[exc.start]:#04x} at offset "
-                             f"{exc.start} cannot be read (save it as UTF-8; a program is not text)") from None
+        raise UnreadableFile(path, f"not UTF-8 text: byte {data[exc.start]:#04x} at offset {exc.start} cannot be "
+                                   "read (save it as UTF-8; a program is not text)",
+                             data[:exc.start].count(b"\n") + 1) from None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .errors import GameNotFoundError, IllegalMoveError, NomvError, RecordError
-from .files import read_text_file
+from .files import UnreadableFile, read_text_file
 from .game import Game, Position
 from .limits import Limits
 
@@ -123,7 +123,7 @@ class Record:
         path, number = _numbered(Path(path))
         try:
             text = read_text_file(path, MAX_FILE_BYTES)
-        except (OSError, ValueError) as exc:
+        except UnreadableFile as exc:
             raise RecordError(str(exc)) from None
         lines = [line for line in text.splitlines() if line.strip()]
         one_per_line = len(lines) > 1 and _one_object(lines[0])
