@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from .errors import GameNotFoundError, IllegalMoveError, NomvError, RecordError
 from .files import UnreadableFile, read_text_file
-from .game import Game, Position
+from .game import Game, Move, Position
 from .limits import Limits
 
 FORMAT = "nomv-record"
@@ -267,19 +267,7 @@ class Record:
             raise RecordError(f"{where}: {exc}") from None
         for ply, text in enumerate(self.moves, start=1):
             try:
-                # By its steps where the record has them: the very move played, whatever its
-                # notation says today.  (A version 1 record names it by notation, which the
-                # position refuses when it names several moves: never a different game.)
-                if self.steps is None:
-                    position.play(text)
-                    continue
-                steps = self.steps[ply - 1]
-                position.play(steps)
-                if position.history_notation[-1] != text:
-                    # The steps and the notation disagree: the record was edited, or the
-                    # game's notation changed. Neither is taken on trust.
-                    raise IllegalMoveError(f"its steps {'-'.join(steps)!r} are written "
-                                           f"{position.history_notation[-1]!r} by the game, not {text!r} as recorded")
+                play_recorded(position, text, None if self.steps is None else self.steps[ply - 1])
             except NomvError as exc:  # an illegal move, or the script failed on the way
                 changed = ""
                 if self.script_sha256 and self.script_sha256 != game.sha256:
@@ -287,6 +275,22 @@ class Record:
                 shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
                 raise RecordError(f"{where}: move {ply} ({shown}) cannot be played: {exc}{changed}") from None
         return position
+
+
+def play_recorded(position: Position, notation: str, steps: list[str] | None = None) -> Move:
+    """Plays a move of a record: by its ``steps`` where the record has them (version 2: the very
+    move played, whatever its notation says today), which must still be written ``notation``;
+    else by the notation, which the position refuses when it names several moves.  Either way
+    a replay never silently plays another game.  IllegalMoveError otherwise."""
+    if steps is None:
+        return position.play(notation)
+    move = position.play(steps)
+    if position.history_notation[-1] != notation:
+        # The steps and the notation disagree: the record was edited, or the game's notation
+        # changed.  Neither is taken on trust.
+        raise IllegalMoveError(f"its steps {'-'.join(steps)!r} are written {position.history_notation[-1]!r} "
+                               f"by the game, not {notation!r} as recorded")
+    return move
 
 
 _DEEP = re.compile(r"[\[{](?:\s*[\[{]){15}")

@@ -29,6 +29,7 @@ from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, Sc
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
 from ..pool import EnginePool
+from ..record import play_recorded
 from ..worker import WorkerEngine
 from .errors import Conflict, Illegal, Invalid, ScriptFailed
 
@@ -436,10 +437,7 @@ class Engines:
             for number, text in enumerate(notations, start=1):
                 try:
                     seat = pos.to_move
-                    move = pos.play(text if steps is None else steps[number - 1])
-                    if steps is not None and pos.history_notation[-1] != text:
-                        raise IllegalMoveError(f"its steps {'-'.join(steps[number - 1])!r} are written "
-                                               f"{pos.history_notation[-1]!r} by the game, not {text!r} as recorded")
+                    move = play_recorded(pos, text, None if steps is None else steps[number - 1])
                 except IllegalMoveError as exc:
                     raise Invalid(f"move {number} ({text[:60]!r}) of the record cannot be played: {exc}") from None
                 except ScriptError as exc:
