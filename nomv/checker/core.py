@@ -21,6 +21,7 @@ from ..errors import LimitError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, seed_words
 from ..limits import Limits
 from ..pool import EnginePool
+from ..scriptlines import Lines
 from ..worker import cpu_seconds
 from .report import Report, ScriptReport, line_ranges, short
 from .scene import validate as validate_scene
@@ -102,6 +103,7 @@ class _ScriptChecker:
         self.stats_games = stats_games
         self.text_options = text_options
         self.r = ScriptReport(path, runtime=runtime)
+        self.source = ""              # the script's text, read once (see _run)
         self.hook_lines: dict[str, int] = {}
         self.game: Game | None = None
         self.other: Engine | None = None
@@ -153,7 +155,7 @@ class _ScriptChecker:
 
     def _run(self) -> None:
         try:
-            source = read_script(self.path)
+            source = self.source = read_script(self.path)
         except ScriptError as exc:
             self.r.add(exc.line, "E100", f"cannot read the script: {exc.message}")
             return
@@ -237,7 +239,7 @@ class _ScriptChecker:
             self.r.add(exc.line, "E101" if exc.kind == "time" else "E102",
                        f"loading the script {exc.message}")
         elif exc.code == "E002":
-            self.r.add(exc.line or _last_line(self.path), "E002", exc.message)
+            self.r.add(exc.line or _last_line(self.source), "E002", exc.message)
         else:
             self.r.add(exc.line, "E100", f"loading the script raised an error: {exc.message}")
 
@@ -488,7 +490,7 @@ class _ScriptChecker:
             return False
         problems, ids = validate_scene(scene)
         for code, message in problems:
-            self.r.add(self.line("scene") or _field_line(self.path, "grid"), code, f"{message} ({here})")
+            self.r.add(self.line("scene") or Lines(self.source).field("grid"), code, f"{message} ({here})")
         # A step that names no scene item gets a button of its own (pass, roll): a mistake only
         # when it looks like the scene's places (c1 beside a1 and b1: a cell the scene forgot).
         shapes = {_id_shape(i) for i in ids}
@@ -688,7 +690,7 @@ class _ScriptChecker:
                         "lost": stats.lost, "unfinished": stats.unfinished}
 
     def _coverage(self, cov: dict) -> None:
-        source_lines = read_script(self.path).split("\n")
+        source_lines = self.source.split("\n")
         ran = set(cov["ran"])
         active = [l for l in cov["active"] if not _trivial(source_lines, l)]
         ranges = line_ranges(active, ran)
@@ -746,23 +748,9 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-def _last_line(path: str) -> int | None:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").rstrip().split("\n")
-    except OSError:
-        return None
-    for i in range(len(lines), 0, -1):
-        if re.match(r"^return\b", lines[i - 1]):
-            return i
-    return len(lines)
-
-
-def _field_line(path: str, name: str) -> int | None:
-    from .static import Lines
-    try:
-        return Lines(Path(path).read_text(encoding="utf-8")).field(name)
-    except OSError:
-        return None
+def _last_line(source: str) -> int | None:
+    """The line of the script's last top-level ``return`` (the game table), else its last line."""
+    return Lines(source).return_line or len(source.rstrip().split("\n"))
 
 
 def _id_shape(step: str) -> str:
