@@ -162,11 +162,12 @@ class Accounts:
         try:
             user = self._verify(name, password)
         except Unauthorized:
-            with self.store.write() as db:
-                t = now()
-                db.execute(login_failures.insert(), [{"key": k, "at": t} for k in keys] or [{"key": "none", "at": t}])
-                # the window slides: what left it is no longer needed
-                db.execute(login_failures.delete().where(login_failures.c.at < t - self.LOGIN_WINDOW))
+            if keys:
+                with self.store.write() as db:
+                    t = now()
+                    db.execute(login_failures.insert(), [{"key": k, "at": t} for k in keys])
+                    # the window slides: what left it is no longer needed
+                    db.execute(login_failures.delete().where(login_failures.c.at < t - self.LOGIN_WINDOW))
             raise
         token = secrets.token_urlsafe(32)
         t = now()

@@ -35,7 +35,7 @@ from .leases import Leases
 from .live import LiveHub
 from .matches import Matches
 from .settings import Settings
-from .store import Store, libpq_url
+from .store import Store, database_reason, libpq_url
 from .uploads import Uploads
 
 log = logging.getLogger("nomv.server")
@@ -416,7 +416,7 @@ def _errors(app: FastAPI) -> None:
     async def database_away(request: Request, exc: DBAPIError):
         # The database restarts, is unreachable, full or read-only: nothing was written (the
         # transaction rolled back); the request can be made again in a moment.
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
+        reason = database_reason(exc)[:200]
         if getattr(exc, "connection_invalidated", False) or isinstance(exc, OperationalError):
             message = "the database cannot be reached now; nothing was changed: try again in a moment"
         else:

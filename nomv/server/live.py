@@ -53,8 +53,6 @@ class LiveHub:
         self._send_lock = threading.Lock()
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
-        #: Set once the listening connection is up (again): tests and the health check wait on it.
-        self.listening = threading.Event()
 
     def connect(self, dsn: str) -> None:
         """Joins the hubs of every process on this PostgreSQL database (a libpq URL)."""
@@ -81,7 +79,6 @@ class LiveHub:
             try:
                 with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
-                    self.listening.set()
                     if not first:   # pushes may have been missed while the connection was down
                         self._deliver_all({"kind": "resync"})
                     first = False
@@ -89,7 +86,6 @@ class LiveHub:
                         for note in conn.notifies(timeout=1.0):
                             self._received(note.payload)
             except Exception as exc:   # noqa: BLE001 - the database went away: try again
-                self.listening.clear()
                 if self._stop.is_set():
                     return
                 log.warning("live pushes: the database connection broke (%s); reconnecting", exc)

@@ -24,37 +24,25 @@ def app_from_environment():
     """The application of one worker process of ``--workers N`` (uvicorn imports it by name)."""
     from .app import create_app
     settings = Settings(**json.loads(os.environ[SETTINGS_VARIABLE]))
-    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _logging(settings)
     return create_app(settings)
 
 
 def run(settings: Settings) -> int:
     import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
 
     from .app import create_app
-    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _logging(settings)
     if settings.workers > 1:
         return _run_workers(settings)
     try:
         app = create_app(settings)
-    except Exception as exc:   # a database that cannot be reached or migrated
-        from sqlalchemy.exc import SQLAlchemyError
-        if isinstance(exc, SQLAlchemyError):
-            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            print(f"nomv: error: cannot use the database {shown_url(settings.db)}: {reason}",
-                  file=sys.stderr)
-            return 1
-        raise
+    except SQLAlchemyError as exc:   # a database that cannot be reached or migrated
+        return _cannot_use_database(settings, exc)
     print(f"nomv serve: http://{settings.host}:{settings.port}/ (API documentation at /docs; "
           f"database {shown_url(settings.db)})", file=sys.stderr, flush=True)
-    from uvicorn.config import WS_PROTOCOLS
-    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
-    config = uvicorn.Config(app, host=settings.host, port=settings.port,
-                            log_level=settings.log_level, ws=ws, lifespan="on",
-                            proxy_headers=True, server_header=False)
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, **_uvicorn_options(settings)))
     server.run()
     return 0 if server.started else 1
 
@@ -70,15 +58,30 @@ def _run_workers(settings: Settings) -> int:
         store.migrate()    # once, here: the workers then find the schema up to date
         store.close()
     except SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        print(f"nomv: error: cannot use the database {shown_url(settings.db)}: {reason}", file=sys.stderr)
-        return 1
+        return _cannot_use_database(settings, exc)
     os.environ[SETTINGS_VARIABLE] = json.dumps(dataclasses.asdict(settings))
     print(f"nomv serve: http://{settings.host}:{settings.port}/ ({settings.workers} processes; "
           f"database {shown_url(settings.db)})", file=sys.stderr, flush=True)
+    uvicorn.run("nomv.server.serve:app_from_environment", factory=True, workers=settings.workers,
+                **_uvicorn_options(settings))
+    return 0
+
+
+def _logging(settings: Settings) -> None:
+    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def _cannot_use_database(settings: Settings, exc: Exception) -> int:
+    from .store import database_reason
+    print(f"nomv: error: cannot use the database {shown_url(settings.db)}: {database_reason(exc)}",
+          file=sys.stderr)
+    return 1
+
+
+def _uvicorn_options(settings: Settings) -> dict:
+    """How uvicorn serves nomv, in one process or several."""
     from uvicorn.config import WS_PROTOCOLS
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
-    uvicorn.run("nomv.server.serve:app_from_environment", factory=True, workers=settings.workers,
-                host=settings.host, port=settings.port, log_level=settings.log_level, ws=ws,
-                lifespan="on", proxy_headers=True, server_header=False)
-    return 0
+    return {"host": settings.host, "port": settings.port, "log_level": settings.log_level, "ws": ws,
+            "lifespan": "on", "proxy_headers": True, "server_header": False}

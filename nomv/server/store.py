@@ -173,6 +173,11 @@ def libpq_url(url: str) -> str:
     return url
 
 
+def database_reason(exc: BaseException) -> str:
+    """The first line of what the database (or its driver) said, for a message."""
+    return str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+
+
 class Store:
     """The database connection: ``read()`` and ``write()`` give a connection in a transaction."""
 
