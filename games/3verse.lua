@@ -14,16 +14,9 @@ local FILL = {"#202020", "#f4f4f4"}
 local INK = {"#f4f4f4", "#202020"}
 local floor = math.floor
 
--- Grids are fixed per size, so they are built once and shared by every state.
-local grids = {}
-local function grid_of(n)
-  local g = grids[n]
-  if not g then
-    g = nomv.grid.square(n, n)
-    grids[n] = g
-  end
-  return g
-end
+-- The board of size n.  (nomv makes each grid once; asking again, in every hook, gets the same
+-- one.)
+local grid_of = nomv.grid.square
 
 -- Listing paths.  walk() visits every path of k legs for player p in a fixed order (anchors in
 -- cell order; legs e, w, n, s), counting them.  It stops at the `stop`-th path and returns it as

@@ -12,16 +12,9 @@ local FILL = {"#d43c3c", "#3c9a46", "#3c64d4"}
 local NAME = {"red", "green", "blue"}
 local FORWARD = {1, 5, 6}                            -- e, sw, se: each line is listed once
 
--- Grids are fixed per size, so they are built once and shared by every state.
-local grids = {}
-local function grid_of(n)
-  local g = grids[n]
-  if not g then
-    g = nomv.grid.triangle(n, {upper = true})
-    grids[n] = g
-  end
-  return g
-end
+-- The board of size n: a triangle of hexagons with upper-case letters.  (nomv makes each grid
+-- once; asking again, in every hook, gets the same one.)
+local function grid_of(n) return nomv.grid.triangle(n, {upper = true}) end
 
 -- A layout such as "b/bb/bgr/grgg/rbgrr": rows from the apex, each from its lowest letter.
 -- Returns the board (cell index -> 0..3) and the size, or nil and what is wrong.

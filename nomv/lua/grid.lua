@@ -72,15 +72,23 @@ end
 
 -- Made grids, by kind and arguments.  A grid depends only on its arguments, so a script that
 -- asks for the same grid again (in setup, in moves, for every state) gets the one already made,
--- and needs no cache of its own.  Shared that way, a grid must not change: the script gets a
--- read-only view (reads pass through to the grid and its methods; setting a field is an error).
--- Its arrays (g.adj, g.step, g.rays ...) stay plain tables, for speed: read them, never change them.
+-- and needs no cache of its own.  Shared that way, a grid must not change: setting a new field
+-- is an error, and its arrays (g.adj, g.step, g.rays ...) stay plain tables, for speed: read
+-- them, never change them.
+-- The memo is a tree of plain tables indexed by the arguments themselves (made.square[flags]
+-- [w][h], ...), read by a small front door per kind, so that asking again costs a few table
+-- reads that LuaJIT compiles into the caller's loop: scripts ask for their grid in every hook.
+-- (A key string built per call cost about 10 microseconds; a lookup inside the large
+-- constructor was not compiled and cost 60 ns; the front door about 1 ns.)  An argument of the
+-- wrong type or range finds nothing and reaches the constructor's own check.
 local made = {}
 
-local function key_of(...)
-  local parts = {...}
-  for k = 1, select("#", ...) do parts[k] = tostring(parts[k]) end
-  return table.concat(parts, "|", 1, select("#", ...))
+local function memo_put(g, kind, a, b, c)
+  local t = made[kind] or {}; made[kind] = t
+  local u = t[a] or {}; t[a] = u
+  if c == nil then u[b] = g; return end
+  local v = u[b] or {}; u[b] = v
+  v[c] = g
 end
 
 local SharedGrid = {
@@ -91,12 +99,12 @@ local SharedGrid = {
   __metatable = false,
 }
 
-local function share(key, g)
+local function share(g, kind, a, b, c)
   -- The grid itself, not a view of it: its fields are read at full speed in the hot loops (a
   -- proxy's __index cost Trinim and 3verse 10-25% of their playouts).  A new field is refused;
   -- the fields it has are the script's to read, never to change.
   setmetatable(g, SharedGrid)
-  made[key] = g
+  memo_put(g, kind, a, b, c)
   return g
 end
 
@@ -112,11 +120,7 @@ end
 
 --- nomv.grid.square(w, h [, {adjacency=4|8, upper=false}]): files a.. left to right, ranks
 --- 1.. bottom to top; ids "a1".."h8".  Directions n ne e se s sw w nw.  g.file[i], g.rank[i].
-local function square(w, h, opts)
-  h = h or w
-  opts = opts or {}
-  local key = key_of("square", w, h, opts.adjacency == 8 and 8 or 4, not not opts.upper)
-  if made[key] then return made[key] end
+local function make_square(w, h, flags, opts)
   whole(w, "width", 1, 26); whole(h, "height", 1, 99)
   local cells, at = {}, {}
   local file, rank = {}, {}
@@ -139,17 +143,23 @@ local function square(w, h, opts)
     end, adjacency, 0.5)
   g.w, g.h, g.file, g.rank = w, h, file, rank
   g.orthogonal, g.diagonal = {1, 3, 5, 7}, {2, 4, 6, 8}
-  return share(key, g)
+  return share(g, "square", flags, w, h)
+end
+
+local function square(w, h, opts)
+  h = h or w
+  local flags = opts and (opts.adjacency == 8 and 2 or 0) + (opts.upper and 1 or 0) or 0
+  local t = made.square
+  t = t and t[flags]; t = t and t[w]; t = t and t[h]
+  if t then return t end
+  return make_square(w, h, flags, opts or {})     -- a tail call: its errors name the caller's line
 end
 
 --- nomv.grid.hexhex(side [, {upper=false}]): a hexagon of flat-topped hexagons.  Axial
 --- coordinates g.q[i], g.r[i] with |q|, |r|, |q+r| <= side-1; id = letter a+(q+side-1) followed
 --- by r+side (side 5: centre "e5", corners a5 a9 e1 e9 i1 i5).  Letters grow to the right,
 --- numbers upwards.  Directions n ne se s sw nw.
-local function hexhex(s, opts)
-  opts = opts or {}
-  local key = key_of("hexhex", s, not not opts.upper)
-  if made[key] then return made[key] end
+local function make_hexhex(s, upper, opts)
   whole(s, "side", 1, 13)
   local cells, at, Q, R = {}, {}, {}, {}
   for q = -(s - 1), s - 1 do
@@ -167,7 +177,15 @@ local function hexhex(s, opts)
     function(i, d) return at[(Q[i] + DQ[d] + 50) * 1000 + (R[i] + DR[d] + 50)] end,
     {1, 2, 3, 4, 5, 6}, SQRT3 / 2)
   g.side, g.q, g.r = s, Q, R
-  return share(key, g)
+  return share(g, "hexhex", upper, s)
+end
+
+local function hexhex(s, opts)
+  local upper = opts and opts.upper and true or false
+  local t = made.hexhex
+  t = t and t[upper]; t = t and t[s]
+  if t then return t end
+  return make_hexhex(s, upper, opts or {})
 end
 
 --- nomv.grid.triangle(n [, {cell="hex"|"triangle", upper=false}]).
@@ -176,10 +194,7 @@ end
 --- Directions e ne nw w sw se; g.col[i], g.row[i].
 --- cell="triangle": n rows of triangles, row r holding 2r-1 of them, ids letter(k)..r.
 --- Directions n e s w (an up-pointing triangle has no n, a down-pointing one no s).
-local function triangle(n, opts)
-  opts = opts or {}
-  local key = key_of("triangle", n, opts.cell or "hex", not not opts.upper)
-  if made[key] then return made[key] end
+local function make_triangle(n, shape, upper, opts)
   whole(n, "size", 1, 26)
   local cells, at, C, Rw = {}, {}, {}, {}
   if opts.cell == nil or opts.cell == "hex" then
@@ -200,7 +215,7 @@ local function triangle(n, opts)
         if r >= 1 and r <= n and c <= n and c + r > n then return at[r * 100 + c] end
       end, {1, 2, 3, 4, 5, 6}, SQRT3 / 2)
     g.size, g.col, g.row = n, C, Rw
-    return share(key, g)
+    return share(g, "triangle", shape, upper, n)
   elseif opts.cell == "triangle" then
     local H = SQRT3 / 2
     for r = 1, n do
@@ -228,9 +243,17 @@ local function triangle(n, opts)
         if d == 3 and up and r < n then return at[(r + 1) * 100 + k + 1] end
       end, {1, 2, 3, 4}, SQRT3 / 6)
     g.size, g.col, g.row = n, C, Rw
-    return share(key, g)
+    return share(g, "triangle", shape, upper, n)
   end
   error("triangle: cell must be \"hex\" or \"triangle\", got " .. tostring(opts.cell), 2)
+end
+
+local function triangle(n, opts)
+  local shape, upper = opts and opts.cell or "hex", opts and opts.upper and true or false
+  local t = made.triangle
+  t = t and t[shape]; t = t and t[upper]; t = t and t[n]
+  if t then return t end
+  return make_triangle(n, shape, upper, opts or {})
 end
 
 --- nomv.grid.cells(list [, links]): free cells for any other layout (open tile layouts,

@@ -75,23 +75,27 @@ local function visible_names(level)
   return out, seen
 end
 
--- A read-only view of a table: reads pass through, writes and metatable changes fail.
+-- A read-only view of a table (and of the plain tables in it): reads pass through, writes and
+-- metatable changes fail.  Like safe_library below, the lookups go proxy -> copy through an
+-- __index *table*, which both runtimes follow without a function call: scripts read
+-- `nomv.grid.square` or `nomv.copy_list` in their hot hooks (an __index function here cost
+-- every such read a call).
 function P.readonly(t, name)
-  local proxy = {}
+  local copy, keys = {}, {}
   for k, v in pairs(t) do
-    if type(v) == "table" and getmetatable(v) == nil then t[k] = P.readonly(v, name .. "." .. k) end
+    if type(v) == "table" and getmetatable(v) == nil then v = P.readonly(v, name .. "." .. k) end
+    copy[k] = v
+    if type(k) == "string" then keys[#keys + 1] = k end
   end
-  local keys = {}
-  for k in pairs(t) do if type(k) == "string" then keys[#keys + 1] = k end end
   tsort(keys)
-  return setmetatable(proxy, {
+  setmetatable(copy, {
     __index = function(_, k)
-      local v = t[k]
-      if v == nil then
-        error(format("%s.%s does not exist%s", name, tostring(k), suggest(tostring(k), keys)), 2)
-      end
-      return v
+      error(format("%s.%s does not exist%s", name, tostring(k), suggest(tostring(k), keys)), 2)
     end,
+    __metatable = false,
+  })
+  return setmetatable({}, {
+    __index = copy,
     __newindex = function(_, k) error(format("%s is read-only (tried to set %s)", name, tostring(k)), 2) end,
     __metatable = false,
   })
