@@ -207,6 +207,49 @@ def test_copy_keeps_every_key_whatever_the_table_looks_like(script, lua):
     assert out == ["1=1 3=3 5=5", "-1=minus 0=zero 1=7 2=8 2.5=half 3=9 k=v", "1=a 2=b 3=c", True]
 
 
+def test_copy_copies_the_tables_in_a_list_and_long_lists(script, lua):
+    # The list part is copied by a sized constructor, then its tables replaced by copies: a
+    # slot left shared would let play() change its input through the copy.  Lists longer than
+    # the constructors (1000 slots) take the loop.
+    out = run(script, lua, """
+      local rows = {{1, 2}, {3, {4}}, 5, to_move = 1}
+      local c = nomv.copy(rows)
+      c[1][1], c[2][2][1], c[3], c.to_move = 9, 9, 9, 2
+      local long = {}
+      for i = 1, 1500 do long[i] = {i} end
+      long.k = 'v'
+      local d = nomv.copy(long)
+      d[1500][1] = 0
+      return {out = {rows[1][1], rows[2][2][1], rows[3], rows.to_move, c[2] ~= rows[2],
+                     #d, long[1500][1], d[1499][1], d.k}}
+    """)
+    assert out == [1, 4, 5, 1, True, 1500, 1500, 1499, "v"]
+
+
+def test_copy_keeps_every_key_whatever_order_the_keys_were_set_in(script, lua):
+    # Slots 1..n set out of order with other keys among them: some land in the hash part, where
+    # key #t can come after other keys in the walk (a copy that walked on from #t lost those).
+    out = run(script, lua, """
+      local lost = 0
+      for trial = 1, 400 do
+        local keys, t = {}, {}
+        for i = 1, trial % 7 + 1 do keys[#keys + 1] = i end
+        keys[#keys + 1] = 'k'; keys[#keys + 1] = 'z' .. trial; keys[#keys + 1] = 2.5
+        for i = #keys, 2, -1 do
+          local j = (trial * 7919 + i * 31) % i + 1
+          keys[i], keys[j] = keys[j], keys[i]
+        end
+        for _, k in ipairs(keys) do t[k] = {k} end
+        local c = nomv.copy(t)
+        for _, k in ipairs(keys) do
+          if c[k] == nil or c[k] == t[k] or c[k][1] ~= k then lost = lost + 1 end
+        end
+      end
+      return {out = lost}
+    """)
+    assert out == 0
+
+
 def test_rays_are_the_cells_along_each_direction(script, lua):
     out = run(script, lua, """
       local g = nomv.grid.square(4, 3, {adjacency = 8})
