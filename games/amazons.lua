@@ -13,14 +13,14 @@
 local g = nomv.grid.square(10, 10, {adjacency = 8})   -- ids a1..j10, eight directions
 local EMPTY, WHITE, BLACK, ARROW = 0, 1, 2, 3
 
--- The cells a queen on i reaches, in a new list; `left` (the cell the amazon came from, or
--- nil) counts as empty.
+-- The ids of the cells a queen on i reaches, in a new list; `left` (the cell the amazon came
+-- from, or nil) counts as empty.
 local function reach(board, i, left)
   local out = {}
   for d = 1, #g.dirs do
     for _, j in ipairs(g.rays[d][i]) do
       if board[j] ~= EMPTY and j ~= left then break end
-      out[#out + 1] = j
+      out[#out + 1] = g.ids[j]
     end
   end
   return out
@@ -44,31 +44,35 @@ return {
     return {board = board, to_move = WHITE}
   end,
 
-  moves = function(s)
-    local out = {}
-    for i = 1, g.n do
-      if s.board[i] == s.to_move then
-        for _, to in ipairs(reach(s.board, i)) do
-          for _, arrow in ipairs(reach(s.board, to, i)) do
-            out[#out + 1] = {g.ids[i], g.ids[to], g.ids[arrow]}
-          end
-        end
+  -- A move step by step: one of your amazons, then where it goes, then where its arrow lands;
+  -- nil once the three are chosen.  nomv lists the moves, draws random ones and takes clicks
+  -- from this alone.
+  steps = function(s, m)
+    if #m == 0 then
+      local mine = {}
+      for i = 1, g.n do
+        if s.board[i] == s.to_move then mine[#mine + 1] = g.ids[i] end
       end
+      return mine
+    elseif #m == 1 then
+      return reach(s.board, g:at(m[1]))
+    elseif #m == 2 then
+      return reach(s.board, g:at(m[2]), g:at(m[1]))
     end
-    return out
+    return nil
   end,
 
   play = function(s, m)
-    local board = nomv.copy(s.board)
+    local board = nomv.copy_list(s.board)
     board[g:at(m[1])] = EMPTY
     board[g:at(m[2])] = s.to_move
     board[g:at(m[3])] = ARROW
     return {board = board, to_move = 3 - s.to_move}
   end,
 
-  -- nomv.legal(s): the moves listed once (a random game then draws its move from that list).
+  -- nomv.has_move(s): whether the player to move has a move (nomv stops at the first it finds).
   result = function(s)
-    if #nomv.legal(s) == 0 then return {winner = 3 - s.to_move} end
+    if not nomv.has_move(s) then return {winner = 3 - s.to_move} end
     return nil
   end,
 

@@ -162,6 +162,7 @@ DETERMINIZE = Request("determinize", _state)
 EVALUATE = Request("evaluate", _float_or_none)
 DUMP = Request("dump", _json_any)
 RANDOM_MOVES = Request("random_moves", _json_list_or_none)
+STEPS_MOVES = Request("steps_moves", _json_list_or_none)
 PLAYOUT = Request("playout", _json_dict)
 MOVE_GENERATION = Request("move_generation", _json_dict)
 PERFT = Request("perft", _int)
@@ -177,7 +178,7 @@ MOVE_ADDED_AT = Request("move_added_at", _int_or_none, _plus_one)
 #: and replies decoded.
 CODEC: dict[str, Request[Any]] = {r.name: r for r in (
     CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
-    DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
+    DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, STEPS_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
     SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT)}
 
 
@@ -218,6 +219,7 @@ class Engine(Protocol):
     def evaluate(self, state: State, player: int) -> float | None: ...
     def dump(self, state: State) -> Any: ...
     def random_moves(self, state: State, seed: list[int], n: int) -> list[Any] | None: ...
+    def steps_moves(self, state: State) -> list[Any] | None: ...
     # -- loops inside Lua -------------------------------------------------------------------
     def playout(self, options: dict[str, Any], seed: list[int], games: int, players: int,
                 max_plies: int) -> dict[str, Any]: ...
@@ -382,8 +384,13 @@ class EngineBase:
         return self._ask(DUMP, state)
 
     def random_moves(self, state: State, seed: list[int], n: int) -> list[Any] | None:
-        """n moves from the game's random_move hook (None without one), like :meth:`moves`."""
+        """n random moves, like :meth:`moves`: from the game's random_move hook, or the host's
+        uniform draw from its steps hook; None with neither."""
         return self._ask(RANDOM_MOVES, state, seed, n)
+
+    def steps_moves(self, state: State) -> list[Any] | None:
+        """The moves the game's steps hook describes, like :meth:`moves` (None without one)."""
+        return self._ask(STEPS_MOVES, state)
 
     def playout(self, options: dict[str, Any], seed: list[int], games: int, players: int,
                 max_plies: int) -> dict[str, Any]:

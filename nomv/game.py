@@ -29,7 +29,7 @@ from .limits import Limits
 from .scriptlines import Lines
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
 from .pool import EnginePool
-from .schema import REQUIRED_HOOKS
+from .schema import STANDS_IN, missing_hooks
 from .worker import isolation_default
 
 
@@ -207,10 +207,10 @@ class Game:
         self.fields: list[str] = d.get("fields", [])
         self.hooks: list[str] = d.get("hooks", [])
         self.unknown_fields: list[str] = d.get("unknown", [])
-        for hook in REQUIRED_HOOKS:
-            if hook not in self.hooks:
-                hint = suggestion(hook, self.unknown_fields)
-                raise ScriptError(f"the game table has no '{hook}' function{hint}", path)
+        for hook in missing_hooks(self.hooks):
+            hint = suggestion(hook, self.unknown_fields)
+            alone = f" (or '{STANDS_IN[hook]}')" if hook in STANDS_IN and not hint else ""
+            raise ScriptError(f"the game table has no '{hook}' function{alone}{hint}", path)
         name = d.get("name")
         if not isinstance(name, str) or not name:
             raise ScriptError("the game table needs a name (a string such as name = \"trinim\")", path)

@@ -6,13 +6,15 @@ checker's static pass (``nomv check``) finds the same names in a script's text b
 
 >>> "moves" in HOOKS and "moves" in REQUIRED_HOOKS
 True
+>>> missing_hooks(["setup", "steps", "play", "result"])
+[]
 >>> FORBIDDEN["io"].message
 'io (files) is not available to game scripts'
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Collection, Literal
 
 #: Every field of the game table nomv knows, with the Lua types it may have.  Hooks are the
 #: fields that must be functions.
@@ -20,7 +22,7 @@ FIELD_TYPES: dict[str, tuple[str, ...]] = {
     "name": ("string",), "title": ("string", "table"), "info": ("table",),
     "players": ("number", "table"), "options": ("table",), "variants": ("table",),
     "grid": ("table",), "pieces": ("table", "function"),
-    "check": ("function",), "setup": ("function",), "moves": ("function",),
+    "check": ("function",), "setup": ("function",), "moves": ("function",), "steps": ("function",),
     "play": ("function",), "result": ("function",), "to_move": ("function",),
     "scene": ("function",), "notation": ("function",), "parse": ("function",),
     "random_move": ("function",), "view": ("function",), "determinize": ("function",),
@@ -28,8 +30,16 @@ FIELD_TYPES: dict[str, tuple[str, ...]] = {
 }
 FIELDS: tuple[str, ...] = tuple(FIELD_TYPES)
 HOOKS: tuple[str, ...] = tuple(f for f, types in FIELD_TYPES.items() if types == ("function",))
-#: The hooks every game must have (and its ``name``).
+#: The hooks every game must have (and its ``name``); for ``moves``, ``steps`` will do instead
+#: (the host derives the moves from it).
 REQUIRED_HOOKS: tuple[str, ...] = ("setup", "moves", "play", "result")
+#: A required hook -> the hook that may stand in for it.
+STANDS_IN: dict[str, str] = {"moves": "steps"}
+
+
+def missing_hooks(hooks: Collection[str]) -> list[str]:
+    """The required hooks a game with these hooks lacks (none stands in for them)."""
+    return [h for h in REQUIRED_HOOKS if h not in hooks and (h not in STANDS_IN or STANDS_IN[h] not in hooks)]
 
 #: The fields of a ``players`` table, and of one option's table.
 PLAYERS_FIELDS: tuple[str, ...] = ("min", "max", "default", "names", "colours", "colors")

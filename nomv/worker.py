@@ -60,6 +60,7 @@ def cpu_seconds(pid: int, otherwise: float) -> float:
 #: Requests whose errors the script side reports under another name: the name of the hook that
 #: runs (a worker killed inside a request must name the same hook as Lua's own time limit).
 HOOK_OF_REQUEST = {"notations": "notation", "move_count": "moves", "random_moves": "random_move",
+                   "steps_moves": "steps",
                    "move_generation": "playout"}
 
 

@@ -125,7 +125,7 @@ def check_record(game, pos, tmp_path):
 @pytest.mark.parametrize("name, variant, options", CASES)
 def test_every_game(name, variant, options, lua, tmp_path):
     game = nomv.Game.load(name, runtime=lua)
-    spread_to_check = "random_move" in game.hooks
+    spread_to_check = "random_move" in game.hooks or "steps" in game.hooks
     seed = 0
     while seed < SLOW.get(name, GAMES) or spread_to_check:
         seed += 1

@@ -16,10 +16,11 @@ CODES: dict[str, tuple[str, str]] = {
     "E033": ("options-refused", "the game's check() refuses its own default options or a variant"),
     "E040": ("setup-not-plain", "setup returned something other than plain data"),
     "E041": ("state-not-plain", "play (or view) returned something other than a plain-data state"),
-    "E050": ("bad-move", "a move is empty, or a step is not a non-empty string, or moves returned no list"),
+    "E050": ("bad-move", "a move is empty, or a step is not a non-empty string, or moves (or steps) returned no list"),
     "E051": ("duplicate-move", "the same move is listed twice in one position"),
     "E052": ("dead-end", "moves is empty while result says the game goes on"),
     "E053": ("bad-result", "result returned something malformed"),
+    "E054": ("steps-disagree", "steps describes other moves than moves lists"),
     "E055": ("bad-return", "check, view, text or another hook returned the wrong kind of value"),
     "E056": ("bad-determinize", "determinize gave a state the player could tell from the real one, "
                                 "or one with other legal moves"),

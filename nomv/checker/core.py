@@ -390,7 +390,10 @@ class _ScriptChecker:
                     added = None
                 r.add(added or self.line("moves"), "E051",
                       f"the move {'-'.join(moves[again].steps)} is listed twice ({here})")
-            if not full and count <= SMALL and "random_move" in hooks:
+            if full and "steps" in hooks and "moves" in hooks and not self._steps_agree(state, moves, here):
+                return False
+            drawn = "random_move" in hooks or "steps" in hooks   # a random move of the game's, or the host's
+            if not full and count <= SMALL and drawn:
                 moves = [Move.from_json(m) for m in engine.moves(state)]
             trace(ply < 2)
             if full and not self._notations(state, moves, here):
@@ -403,7 +406,7 @@ class _ScriptChecker:
                 return False
             if full and "evaluate" in hooks and not self._evaluate(state, before, np, here):
                 return False
-            if "random_move" in hooks and (full or count <= SMALL):
+            if drawn and (full or count <= SMALL):
                 ok, small = self._random_move(state, moves, before, seed * 1000 + ply, here,
                                               small_checked < 3)
                 small_checked += small
@@ -576,6 +579,23 @@ class _ScriptChecker:
             self.r.add(self.line("evaluate"), "E060", f"evaluate changed the state it was given ({here})")
         return True
 
+    def _steps_agree(self, state, moves: list[Move], here: str) -> bool:
+        """A game with both moves and steps: the moves steps describes are those moves lists."""
+        assert self.game is not None, "the script was loaded before the games are played"
+        try:
+            described = [Move.from_json(m) for m in self.game.engine.steps_moves(state) or []]
+        except ScriptError as exc:
+            self.script_error(exc, here)
+            return False
+        listed, stepped = set(moves), set(described)
+        if listed != stepped:
+            extra, missing = sorted(stepped - listed, key=str), sorted(listed - stepped, key=str)
+            parts = ([f"steps describes {', '.join(map(str, extra[:4]))}, which moves does not list"] if extra else []) + \
+                    ([f"moves lists {', '.join(map(str, missing[:4]))}, which steps does not describe"] if missing else [])
+            self.r.add(self.line("steps"), "E054", f"{'; '.join(parts)} ({here})")
+            return False
+        return True
+
     def _random_move(self, state, moves: list[Move], before, seed: int, here: str,
                      want_small: bool) -> tuple[bool, int]:
         assert self.game is not None, "the script was loaded before the games are played"
@@ -587,21 +607,23 @@ class _ScriptChecker:
         except ScriptError as exc:
             self.script_error(exc, here)
             return False, 0
+        hook = "random_move" if "random_move" in self.game.hooks else "steps"
+        who = "random_move" if hook == "random_move" else "the random move drawn from steps"
         if engine.dump(state) != before:
-            self.r.add(self.line("random_move"), "E060", f"random_move changed the state it was given ({here})")
+            self.r.add(self.line(hook), "E060", f"{hook} changed the state it was given ({here})")
         legal = set(moves)
         chosen = [Move.from_json(m) for m in got or []]
         for m in chosen:
             if m not in legal:
-                self.r.add(self.line("random_move"), "E070",
-                           f"random_move returned {m}, which is not a legal move (the legal moves: "
+                self.r.add(self.line(hook), "E070",
+                           f"{who} returned {m}, which is not a legal move (the legal moves: "
                            f"{', '.join(str(x) for x in moves[:6])}{' ...' if len(moves) > 6 else ''}) ({here})")
                 return False, 0
         if small:
             missed = [m for m in moves if m not in set(chosen)]
             if missed:
-                self.r.add(self.line("random_move"), "W071",
-                           f"random_move never chose {', '.join(str(m) for m in missed[:4])} in {n} tries "
+                self.r.add(self.line(hook), "W071",
+                           f"{who} never chose {', '.join(str(m) for m in missed[:4])} in {n} tries "
                            f"among {len(moves)} legal moves: random games miss part of the game ({here})")
         return True, int(small)
 

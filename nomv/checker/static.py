@@ -9,7 +9,7 @@ from ..errors import OptionError, ScriptError
 from ..languages import is_text
 from ..options import OptionSet, OptionSpec, PlayerSpec, TYPES
 from ..schema import (FIELD_TYPES, FIELDS, FORBIDDEN, FORBIDDEN_MEMBERS as MEMBERS,
-                      OPTION_FIELDS, PLAYERS_FIELDS, REQUIRED_HOOKS)
+                      OPTION_FIELDS, PLAYERS_FIELDS, STANDS_IN, missing_hooks)
 from ..scriptlines import Lines, declared_names as _locals, line_of as _line_of, strip_lua
 from .report import ScriptReport
 from .scene import colour_ok
@@ -57,12 +57,12 @@ def check_description(report: ScriptReport, desc: dict[str, Any], source: str) -
         report.add(lines.return_line, "E010", 'the game table has no name (add name = "mygame")')
     elif types["name"] != "string" or not desc.get("name"):
         report.add(lines.field("name"), "E011", "name must be a non-empty string such as \"mygame\"")
-    for hook in REQUIRED_HOOKS:
-        if hook not in types:
-            near = difflib.get_close_matches(hook, unknown, n=1, cutoff=0.6)
-            line = (lines.field(near[0]) if near else None) or lines.return_line
-            hint = f" (did you mean '{hook}' instead of '{near[0]}'?)" if near else ""
-            report.add(line, "E010", f"the game table has no '{hook}' function{hint}")
+    for hook in missing_hooks(types):
+        near = difflib.get_close_matches(hook, unknown, n=1, cutoff=0.6)
+        line = (lines.field(near[0]) if near else None) or lines.return_line
+        hint = f" (did you mean '{hook}' instead of '{near[0]}'?)" if near else ""
+        alone = f" (or '{STANDS_IN[hook]}')" if hook in STANDS_IN and not near else ""
+        report.add(line, "E010", f"the game table has no '{hook}' function{alone}{hint}")
     for f, t in types.items():
         if f in FIELD_TYPES and t not in FIELD_TYPES[f]:
             want = " or a ".join(FIELD_TYPES[f])

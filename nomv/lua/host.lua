@@ -14,6 +14,8 @@
 --   loader     the load request: compile and run the script, describe its game table
 --   hooks      the game's hooks called with the host's checks of what they return
 --   results    result(): checks and ranks
+--   steps      moves described step by step (steps()): the moves, a uniform random move and
+--              "is there a move", derived without listing
 --   moves      legal moves: checks, the per-state cache, keys and notations
 --   scene      the scene: the default one from grid and pieces, and its checks
 --   requests   the requests about one position (setup, moves, play, result, scene, ...)
@@ -27,7 +29,7 @@
 local parts = ...   -- {name = source} of the parts
 local H, P = {}, {}
 local ORDER = {"limits", "json", "errors", "sandbox", "library", "loader", "hooks", "results",
-               "moves", "scene", "requests", "loops", "computer", "coverage"}
+               "steps", "moves", "scene", "requests", "loops", "computer", "coverage"}
 for _, name in ipairs(ORDER) do
   local chunk, err = load(parts[name], "@nomv/host/" .. name .. ".lua", "t")
   if not chunk then error(err) end

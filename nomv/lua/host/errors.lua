@@ -72,8 +72,9 @@ function P.describe(v)
 end
 
 -- An error that the host reports as a broken contract (not an error raised in the script),
--- with the checker's code for it.
-function P.contract(code, msg) error({plain = msg, code = code}, 0) end
+-- with the checker's code for it, and the hook that broke it when the host knows better than
+-- the stack (a hook that has returned is no longer on it).
+function P.contract(code, msg, hook) error({plain = msg, code = code, hook = hook}, 0) end
 local contract = P.contract
 
 -- A text the host hands on to a front end (a result's reason, a scene's status, a label): nil,
@@ -122,6 +123,16 @@ local function running_hook(level)
   end
 end
 
+-- The line where the game's hook `name` begins, or nil.
+local function hook_line(name)
+  local game = P.game and P.game()
+  local f = type(game) == "table" and rawget(game, name)
+  if type(f) ~= "function" then return nil end
+  local info = getinfo(f, "S")
+  if info.source == script_source then return info.linedefined end
+  return nil
+end
+
 local function error_hook(level)
   return LOOPS[hook_name] and running_hook(level + 1) or hook_name
 end
@@ -133,6 +144,11 @@ local function handler(e)
   end
   if type(e) == "table" and type(rawget(e, "plain")) == "string" then
     local code = rawget(e, "code")
+    local hook = rawget(e, "hook")
+    if type(hook) == "string" then   -- (the hook has returned: its line is where it begins)
+      return {kind = "error", message = e.plain, line = hook_line(hook), hook = hook,
+              code = type(code) == "string" and code or nil}
+    end
     return {kind = "error", message = e.plain, line = script_line(3), hook = error_hook(3),
             code = type(code) == "string" and code or nil}
   end
@@ -148,7 +164,8 @@ end
 -- `false, error-as-JSON` for an error (as the handler made it, or raw when it did not run).
 function P.failure(err)
   if type(err) == "table" and err.kind == nil then
-    err = {kind = "error", message = tostring(rawget(err, "plain")), hook = hook_name, code = rawget(err, "code")}
+    err = {kind = "error", message = tostring(rawget(err, "plain")), hook = rawget(err, "hook") or hook_name,
+           code = rawget(err, "code")}
   elseif type(err) == "string" then  -- the handler did not run (memory errors skip it)
     if err == "not enough memory" then
       err = {kind = "memory", message = "used more memory than the limit allows", hook = hook_name}

@@ -36,7 +36,7 @@ function H.init(libs, schema)
   end
   P.Rng = Rng
   P.game_rng = Rng.new({1, 1, 1, 1, 1, 1})   -- one reusable generator for chance inside play()
-  local lib_table = {grid = grid, legal = P.script_legal}
+  local lib_table = {grid = grid, legal = P.script_legal, has_move = P.script_has_move}
   for k, v in pairs(util) do lib_table[k] = v end
   P.nomv_lib = P.readonly(lib_table, "nomv")
   return true

@@ -29,8 +29,12 @@ local function check_move(mv, i)
   end
 end
 
--- The list moves() returns, checked only for being a list (the loops' fast path).
+-- The list moves() returns, checked only for being a list (the loops' fast path); for a game
+-- that describes its moves by steps() alone, the moves derived from it (steps.lua).
+local moves_from_steps, has_steps = P.moves_from_steps, P.has_steps
 function P.list_moves(state)
+  local moves = G.moves
+  if moves == nil and has_steps() then return moves_from_steps(state) end
   local ms = P.need("moves")(state)
   if type(ms) ~= "table" then contract("E050", format("moves must return a list, but it returned %s", describe(ms))) end
   return ms
@@ -56,6 +60,16 @@ local legal = P.legal
 function P.script_legal(state)
   if type(state) ~= "table" then error("nomv.legal(state): the state must be a table", 2) end
   return legal(state)
+end
+
+-- nomv.has_move(state) for the script: whether the player to move has a move.  With steps()
+-- it walks to the first whole move only; else it asks nomv.legal (so the random move that
+-- follows in a playout reuses the list).
+local steps_have_move = P.steps_have_move
+function P.script_has_move(state)
+  if type(state) ~= "table" then error("nomv.has_move(state): the state must be a table", 2) end
+  if has_steps() then return steps_have_move(state) end
+  return #legal(state) > 0
 end
 
 -- moves() gave nothing although result() says the game goes on: a dead end.
@@ -168,6 +182,8 @@ function P.legal_move_named(state, steps)
   return nil
 end
 
+local random_move_from_steps = P.random_move_from_steps
+
 local function bad_random_move(mv)
   contract("E070", format("random_move must return a move (a list of steps), got %s", describe(mv)))
 end
@@ -186,6 +202,11 @@ function P.random_move_of(state, rng)
   if random_move then
     local mv = random_move(state, rng)
     if type(mv) ~= "table" or #mv == 0 then bad_random_move(mv) end
+    return mv
+  end
+  if has_steps() then
+    local mv = random_move_from_steps(state, rng)
+    if mv == nil then P.dead_end() end
     return mv
   end
   local ms = legal(state)

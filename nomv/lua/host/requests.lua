@@ -160,14 +160,31 @@ function H.dump(state)
   return guarded("dump", function() return to_json(state, "state") end)
 end
 
--- n calls of the game's random_move(state, rng) from a generator seeded with `seed`; returns
--- the moves as JSON (like H.moves), or nil when the game has no random_move.
+-- n random moves from a generator seeded with `seed`: the game's random_move(state, rng), or
+-- the host's draw from steps() without one; as JSON (like H.moves), or nil with neither.
 function H.random_moves(state, seed, n)
-  if type(G.random_move) ~= "function" then return true, nil end
-  return guarded("random_move", function()
+  local own = type(G.random_move) == "function"
+  if not own and not P.has_steps() then return true, nil end
+  return guarded(own and "random_move" or "steps", function()
     local rng = P.Rng.new(seed)
     local out = {}
-    for i = 1, n do out[i] = encode_move(P.checked_random_move(state, rng)) end
+    for i = 1, n do
+      local mv = own and P.checked_random_move(state, rng) or P.random_move_from_steps(state, rng)
+      if mv == nil then P.dead_end() end
+      out[i] = encode_move(mv)
+    end
     return to_json(out, "random_move")
+  end)
+end
+
+-- The moves steps() describes (as JSON, like H.moves), or nil without steps: the checker sets
+-- them against the list of a game that has moves() too.
+function H.steps_moves(state)
+  if not P.has_steps() then return true, nil end
+  return guarded("steps", function()
+    local ms = P.moves_from_steps(state)
+    local out = {}
+    for i = 1, #ms do out[i] = encode_move(ms[i]) end
+    return to_json(out, "moves")
   end)
 end

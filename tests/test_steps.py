@@ -1,0 +1,205 @@
+"""The steps hook (docs/script-api.md, "Moves step by step"): the moves nomv derives from it are
+the moves a moves() lists, its random move is uniform over whole moves however uneven the tree
+of partial moves, nomv.has_move, its errors at the author's line with their codes, and the
+checker's comparison of a game that has both hooks."""
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import nomv
+from nomv.checker import check
+from nomv.errors import ScriptError
+from nomv.game import seed_words
+
+GAMES = Path(__file__).parent.parent / "games"
+RUNTIMES = ["jit", "5.4"]
+
+# Amazons with its moves listed whole as well (the script before it had steps): nomv lists
+# moves with moves() and derives the other list from steps().
+LISTED = '''
+  moves = function(s)
+    local out = {}
+    for i = 1, g.n do
+      if s.board[i] == s.to_move then
+        for _, to in ipairs(reach(s.board, i)) do
+          for _, arrow in ipairs(reach(s.board, g:at(to), i)) do
+            out[#out + 1] = {g.ids[i], to, arrow}
+          end
+        end
+      end
+    end
+    return out
+  end,
+'''
+
+
+def amazons_with_moves(tmp_path: Path) -> Path:
+    source = (GAMES / "amazons.lua").read_text(encoding="utf-8")
+    source, n = re.subn(r"\n  steps = function", "\n" + LISTED + "\n  steps = function", source, count=1)
+    assert n == 1, "games/amazons.lua has no steps hook to put moves beside"
+    path = tmp_path / "amazons_listed.lua"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def random_moves(pos, n, seed):
+    raw = pos.with_state(lambda engine, state: engine.random_moves(state, seed_words(seed), n))
+    return [nomv.Move.from_json(m) for m in raw]
+
+
+def derived_moves(pos):
+    return [nomv.Move.from_json(m) for m in pos.with_state(lambda engine, state: engine.steps_moves(state))]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_derived_moves_are_the_listed_moves(tmp_path, runtime):
+    game = nomv.Game.load(amazons_with_moves(tmp_path), runtime, isolate=False)
+    rng = random.Random(3)
+    pos = game.start(seed=2)
+    compared = 0
+    while pos.outcome() is None and pos.ply < 60:
+        if pos.ply % 6 == 0:   # (a few positions: the opening has thousands of moves)
+            listed, derived = pos.legal_moves, derived_moves(pos)
+            assert derived == listed   # the same moves, in the order steps walks them
+            compared += 1
+        pos.play(rng.choice(pos.legal_moves))
+    assert compared >= 5
+
+
+def test_the_checker_accepts_a_game_whose_two_hooks_agree(tmp_path):
+    report = check(amazons_with_moves(tmp_path), playouts=1, stats_games=2, seconds=0, coverage=False)
+    assert report.ok, report.format()
+
+
+# A tree of partial moves with whole moves at depths 1, 2 and 3, and branches of 1 to 3 whole
+# moves: a-x | b-x b-y b-z | c | d-e-f d-e-g d-h (d-q leads to no whole move).  Drawing each step
+# uniformly would give a-x a quarter of the draws; uniform over whole moves gives it an eighth.
+UNEVEN = '''
+return {
+  name = "uneven",
+  setup = function(opts, rng) return {to_move = 1, n = 0} end,
+  steps = function(s, m)
+    if #m == 0 then return {"a", "b", "c", "d"} end
+    local first = m[1]
+    if first == "a" then if #m == 1 then return {"x"} end return nil end
+    if first == "b" then if #m == 1 then return {"x", "y", "z"} end return nil end
+    if first == "c" then return nil end
+    if #m == 1 then return {"e", "h", "q"} end
+    if m[2] == "e" then if #m == 2 then return {"f", "g"} end return nil end
+    if m[2] == "q" then return {} end
+    return nil
+  end,
+  play = function(s, m) return {to_move = 3 - s.to_move, n = s.n + 1} end,
+  scene = function(s) return {} end,   -- every step a button under the board
+  result = function(s)
+    if s.n >= 3 then return {draw = true} end
+    return nil
+  end,
+}
+'''
+WHOLE = {("a", "x"), ("b", "x"), ("b", "y"), ("b", "z"), ("c",), ("d", "e", "f"), ("d", "e", "g"), ("d", "h")}
+
+
+def load_text(tmp_path: Path, text: str, runtime: str = "jit", name: str = "game.lua"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return nomv.Game.load(path, runtime, isolate=False)
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_the_random_move_is_uniform_over_whole_moves_of_an_uneven_tree(tmp_path, runtime):
+    pos = load_text(tmp_path, UNEVEN, runtime).start()
+    assert {m.steps for m in pos.legal_moves} == WHOLE and len(pos.legal_moves) == len(WHOLE)
+    n = 8000
+    counts = Counter(m.steps for m in random_moves(pos, n, seed=11))
+    assert set(counts) == WHOLE
+    expected = n / len(WHOLE)
+    chi2 = sum((counts[m] - expected) ** 2 / expected for m in WHOLE)
+    assert chi2 < 24.3, f"chi-square {chi2:.1f} over 7 degrees of freedom (p < 0.001): {counts}"
+
+
+def test_the_checker_passes_the_uneven_game(tmp_path):
+    path = tmp_path / "uneven.lua"
+    path.write_text(UNEVEN, encoding="utf-8")
+    report = check(path, playouts=2, stats_games=10, seconds=0, coverage=False)
+    assert report.ok, report.format()
+
+
+HAS_MOVE = '''
+return {
+  name = "stuck",
+  setup = function(opts, rng) return {to_move = 1, open = opts.open} end,
+  options = {open = {default = 1, min = 0, max = 1}},
+  steps = function(s, m)
+    if #m == 0 then return {"a"} end
+    if #m == 1 and s.open == 1 then return {"b"} end
+    if #m == 1 then return {} end            -- "a" leads nowhere: no whole move
+    return nil
+  end,
+  play = function(s, m) return {to_move = 2, open = 0} end,
+  result = function(s)
+    if not nomv.has_move(s) then return {winner = 3 - s.to_move, reason = "stuck"} end
+    return nil
+  end,
+}
+'''
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_has_move_finds_a_whole_move_and_not_a_dead_end(tmp_path, runtime):
+    game = load_text(tmp_path, HAS_MOVE, runtime)
+    pos = game.start()
+    assert pos.outcome() is None and [m.steps for m in pos.legal_moves] == [("a", "b")]
+    pos.play("a-b")
+    assert pos.outcome().winner == 1 and pos.legal_moves == []
+    assert game.start(options={"open": 0}).outcome().winner == 2
+
+
+BAD = {
+    "a string, not a list": ('if #m == 1 then return nil end\n    return "a"', "E050", "steps must return a list"),
+    "never whole": ('return {"a"}', "E050", "more than 200 steps"),
+    "changes partial": ('if #m == 1 then return nil end\n    m[1] = "z"\n    return {"a"}', "E050",
+                        "changed the partial move"),
+}
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_steps_is_named_with_its_code_and_line(tmp_path, runtime, case):
+    body, code, words = BAD[case]
+    text = ("return {\n  name = \"bad\",\n  setup = function(opts, rng) return {to_move = 1} end,\n"
+            f"  steps = function(s, m)\n    {body}\n  end,\n"
+            "  play = function(s, m) return {to_move = 3 - s.to_move} end,\n"
+            "  result = function(s) return nil end,\n}\n")
+    pos = load_text(tmp_path, text, runtime).start()
+    for ask in (lambda: pos.legal_moves, lambda: random_moves(pos, 1, 1)):
+        with pytest.raises(ScriptError) as info:
+            ask()
+        err = info.value
+        assert (err.code, err.line, err.hook) == (code, 4, "steps") and words in err.message, err
+
+
+def test_a_game_needs_moves_or_steps(tmp_path):
+    text = ("return {name = \"none\", setup = function() return {to_move = 1} end,\n"
+            "  play = function(s, m) return s end, result = function(s) return nil end}\n")
+    with pytest.raises(ScriptError, match=r"no 'moves' function \(or 'steps'\)"):
+        load_text(tmp_path, text)
+    path = tmp_path / "game.lua"
+    report = check(path, playouts=1, stats_games=0, seconds=0, coverage=False)
+    assert [d.code for d in report.diagnostics] == ["E010"]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_amazons_from_steps_on_both_runtimes(runtime):
+    game = nomv.Game.load("amazons", runtime, isolate=False)
+    pos = game.start()
+    assert pos.perft(1) == 2176 and "steps" in game.hooks and "moves" not in game.hooks
+    legal = set(pos.legal_moves)
+    assert all(m in legal for m in random_moves(pos, 50, seed=4))
+    stats = game.playout(3, seed=1)
+    assert stats.games == 3 and stats.unfinished == 0 and sum(stats.wins) == 3
