@@ -353,6 +353,69 @@ return {
 """
 
 
+
+# -- wide games: nodes opened without listing their moves --------------------------------------
+
+WIDE = """
+-- Player 1 picks a number, player 2 answers with one, and the game ends: player 1 wins with
+-- 37 unless the answer is 99; otherwise player 2 wins.  random_move always draws the same
+-- move, so a node opened by drawing from it must still list its moves to find 99.
+local N = 100
+local ALL = {}
+for i = 1, N do ALL[i] = {tostring(i)} end
+return {
+  name = "wide", players = 2,
+  setup = function(opts, rng) return {to_move = 1} end,
+  moves = function(s)
+    if s.answer then return {} end
+    return ALL
+  end,
+  play = function(s, m)
+    if s.pick then return {pick = s.pick, answer = tonumber(m[1]), to_move = 1} end
+    return {pick = tonumber(m[1]), to_move = 2}
+  end,
+  result = function(s)
+    if s.answer then return {winner = (s.pick == 37 and s.answer ~= 99) and 1 or 2} end
+  end,
+  random_move = function(s, rng) return {"1"} end,
+}
+"""
+
+
+def test_a_wide_game_is_solved_though_random_move_draws_one_move(script):
+    # 100 moves a node: the nodes below the root open lazily, drawing from random_move.  The
+    # search would think 37 wins if node 37 missed the answer 99, which random_move never
+    # draws: its moves must have been listed when the draw repeated itself.
+    pos = nomv.Game.load(str(script(WIDE))).start(seed=1)
+    agent = mcts(1_000_000)
+    agent.choose(pos)
+    assert agent.last["solved"] and agent.last["value"] == 0
+    assert agent.last["iterations"] < 1_000_000 and agent.last["nodes"] >= 1 + 100 + 100
+
+
+def test_a_random_move_that_moves_does_not_list_is_reported(script):
+    bad = WIDE.replace('random_move = function(s, rng) return {"1"} end',
+                       'random_move = function(s, rng) return {s.pick and "0" or "1"} end')
+    pos = nomv.Game.load(str(script(bad))).start(seed=1)
+    with pytest.raises(nomv.ScriptError, match='random_move returned "0", which moves\\(\\) does not list'):
+        mcts(5000).choose(pos)
+
+
+def test_a_wide_game_is_searched_repeatably_and_its_tree_kept():
+    # 3verse: over a thousand moves at the start, hundreds after.
+    pos = position("3verse", [])
+    first, second = mcts(1500, seed=5), mcts(1500, seed=5)
+    move = first.choose(pos)
+    assert move == second.choose(pos) and move in pos.legal_moves
+    assert first.last == {**second.last, "seconds": first.last["seconds"]}
+    assert first.last["visits"] == 1500 and first.last["mode"] == "closed"
+    # The same agent moves for both players: each search starts from the node that the last
+    # one reached (opened lazily below the root, listed again as the new root).
+    pos.play(move)
+    reply = first.choose(pos)
+    assert first.last["reused"] > 0 and reply in pos.legal_moves
+    assert first.last["visits"] == first.last["reused"] + 1500
+
 # -- evaluate: playouts cut short ------------------------------------------------------------
 
 RACE = """

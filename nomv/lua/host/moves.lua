@@ -153,6 +153,14 @@ end
 -- A move as a search key (nomv/ai/agents.py's move_key): its steps, sorted when their order
 -- does not matter, one per line.
 function P.move_key(mv)
+  local n = #mv
+  if not mv.any_order then
+    -- The usual move, steps that are strings in a fixed order: joined as they stand, without a
+    -- table of copies (the search keys every move it adds to its tree).
+    local plain = true
+    for k = 1, n do if type(mv[k]) ~= "string" then plain = false; break end end
+    if plain then return concat(mv, "\n", 1, n) end
+  end
   local steps = {}
   for k = 1, #mv do steps[k] = tostring(mv[k]) end
   if mv.any_order then tsort(steps) end
