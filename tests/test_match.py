@@ -3,6 +3,7 @@ summary a user can trust and records that replay."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,20 @@ def test_a_game_for_two_or_three_that_defaults_to_three_fills_three_seats(tmp_pa
     assert data["seats"] == 2 and data["first_game_seats"] == ["random #1", "random #2"]
     assert main(["match", "trinim", "--players", "random,random,random", "-n", "1", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["seats"] == 3
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_script_error_in_a_game_is_named_with_its_game(tmp_path, capsys, jobs):
+    # The script's own error reaches the user, with the game it happened in (it was once hidden
+    # behind an internal error about the match's bookkeeping).
+    source = (GAMES / "tictactoe.lua").read_text(encoding="utf-8")
+    assert "  play = function(s, m)\n" in source
+    path = tmp_path / "boom.lua"
+    path.write_text(source.replace("  play = function(s, m)\n",
+                                   "  play = function(s, m)\n    if #nomv.legal(s) < 7 then error(\"boom\") end\n"),
+                    encoding="utf-8")
+    assert main(["match", str(path), "--players", "random,random", "-n", "2", "--seed", "1",
+                 "--jobs", jobs]) == 1
+    err = capsys.readouterr().err
+    assert "internal error" not in err
+    assert re.search(r"game [12] \(seed \d+, seats random, random\) failed: .*boom\.lua:34: boom \(in play\)", err), err

@@ -137,11 +137,11 @@ def run(game: Game, specs: list[str], games: int, options: dict[str, Any] | None
 def _results(args: list[tuple], jobs: int) -> Iterator[tuple[Task, Any]]:
     if jobs <= 1:
         for a in args:
-            yield a[5], _play_in_child(a)
+            yield a[6], _play_in_child(a)
         return
     # Fresh interpreters ("spawn"): each process loads the game once and plays many games.
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        pending = {pool.submit(_play_in_child, a): a[5] for a in args}
+        pending = {pool.submit(_play_in_child, a): a[6] for a in args}
         try:
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
