@@ -50,7 +50,7 @@ class Model:
         s = state["n"]
         order = hex_cells(s)
         stones = {order[k]: v for k, v in enumerate(state["board"]) if v in (1, 2)}
-        return cls(s, state["rules"]["nipple"], stones, order[state["nipple"] - 1], state["to_move"])
+        return cls(s, state["rule"], stones, order[state["nipple"] - 1], state["to_move"])
 
     def neighbours(self, c):
         return [(c[0] + dq, c[1] + dr) for dq, dr in DIRS if (c[0] + dq, c[1] + dr) in self.cells]
