@@ -31,6 +31,8 @@ CODES: dict[str, tuple[str, str]] = {
     "E061": ("nondeterministic", "the same seed and moves gave a different game"),
     "E062": ("no-end", "a random game did not end within the ply limit"),
     "E063": ("to-move-out-of-range", "the player to move is not a player number"),
+    "W064": ("over-at-start", "every random game ended before its first move: the game is over "
+                              "at the start (often a steps that returns {} for a whole move)"),
     "E070": ("random-move-illegal", "random_move returned a move that is not legal"),
     "W071": ("random-move-misses-moves", "random_move never returned some legal move in a small position"),
     "E080": ("notation-round-trip", "a move's notation does not name that move (duplicate notation, parse disagrees)"),

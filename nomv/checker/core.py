@@ -704,6 +704,15 @@ class _ScriptChecker:
         if stats.unfinished:
             self.r.add(self.line("result"), "E062", f"{stats.unfinished} of {stats.games} random games did "
                        f"not end within {self.max_plies} plies")
+        if stats.games and stats.longest == 0:
+            # A game over before anyone moved is a script that cannot be played: a result that
+            # ends it at once, or (with steps) every partial move a dead end.
+            hook = "steps" if "steps" in game.hooks else "result"
+            hint = ("; steps must return nil, not {}, for a whole move ({} means a dead end), and a "
+                    "list of first steps at the start (nil there is a move of no steps)"
+                    if hook == "steps" else "")
+            self.r.add(self.line(hook), "W064", f"all {stats.games} random games ended before their first "
+                       f"move: the game is over at the start{hint}")
         self.r.stats = {"runtime": fast.runtime, "games": stats.games,
                         "seconds": round(stats.seconds, 4),
                         "games_per_second": round(stats.games_per_second, 1),

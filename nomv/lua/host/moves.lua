@@ -12,19 +12,29 @@ local MAX_MOVES, MAX_STEP = P.MAX_MOVES, P.MAX_STEP
 local G
 P.on_game(function(game) G = game end)
 
+-- What listed the moves, as messages name it: moves(), or steps() for a game with only that.
+local function lister()
+  if G.moves == nil and P.has_steps() then return "steps()" end
+  return "moves()"
+end
+
 local function check_move(mv, i)
   if type(mv) ~= "table" then
-    contract("E050", format("moves() item %d is a %s, not a move (a list of step ids)", i, type(mv)))
+    contract("E050", format("%s item %d is a %s, not a move (a list of step ids)", lister(), i, type(mv)))
   end
   local n = #mv
-  if n == 0 then contract("E050", format("moves() item %d is an empty move: a move needs at least one step", i)) end
+  if n == 0 then contract("E050", format("%s item %d is an empty move: a move needs at least one step", lister(), i)) end
   for k = 1, n do
     local s = mv[k]
     if type(s) ~= "string" or s == "" or sfind(s, "[%c]") then
+      if lister() == "steps()" then
+        contract("E050", format("steps() gave %s as step %d of a move: steps must be non-empty strings "
+                                .. "(the ids of what the player clicks)", describe(s), k))
+      end
       contract("E050", format("moves() item %d, step %d is %s: steps must be non-empty strings (the ids of what the player clicks)", i, k, describe(s)))
     end
     if #s > MAX_STEP then
-      contract("E050", format("moves() item %d, step %d is %d characters long; a step id may have at most %d", i, k, #s, MAX_STEP))
+      contract("E050", format("%s item %d, step %d is %d characters long; a step id may have at most %d", lister(), i, k, #s, MAX_STEP))
     end
   end
 end
@@ -74,6 +84,10 @@ end
 
 -- moves() gave nothing although result() says the game goes on: a dead end.
 function P.dead_end()
+  if lister() == "steps()" then
+    contract("E052", "steps describes no whole move, but result says the game is not over "
+                      .. "(ask nomv.has_move(s) in result)")
+  end
   contract("E052", "moves returned no move, but result says the game is not over")
 end
 
