@@ -760,7 +760,21 @@ class Position:
             steps = tuple(s.lower() for s in m.steps)
             if steps == parts or (m.any_order and sorted(steps) == sorted(parts)):
                 return i
-        raise IllegalMoveError(f"{text!r} is not a legal move here{self._examples()}")
+        raise IllegalMoveError(f"{text!r} is not a legal move here{self._continuations(parts) or self._examples()}")
+
+    def _continuations(self, parts: tuple[str, ...]) -> str:
+        """When the text is the first steps of some legal moves (a move of several clicks typed
+        part way): how many, and the steps that may come next, so the player can finish it."""
+        if not parts:
+            return ""
+        longer = [m for m in self._legal() if len(m.steps) > len(parts)
+                  and tuple(x.lower() for x in m.steps[:len(parts)]) == parts]
+        if not longer:
+            return ""
+        nexts = list(dict.fromkeys(m.steps[len(parts)] for m in longer))
+        shown = ", ".join(nexts[:8]) + (f" and {len(nexts) - 8} more" if len(nexts) > 8 else "")
+        return (f": it is the start of {len(longer)} move{'s' if len(longer) > 1 else ''}, "
+                f"going on with {shown} (e.g. {self.notations()[self._legal().index(longer[0])]})")
 
     def _examples(self) -> str:
         notations = self.notations()

@@ -150,6 +150,21 @@ def test_illegal_moves_say_why_and_list_legal_ones(lua):
     assert pos.ply == 0  # nothing changed
 
 
+def test_a_move_typed_part_way_says_how_it_goes_on(lua):
+    # Amazons: a move is three steps (amazon, where it goes, where it shoots); its first steps
+    # alone are no move, and the message says what may follow.
+    pos = nomv.Game.load("amazons", runtime=lua).start()
+    with pytest.raises(nomv.IllegalMoveError,
+                       match=r"'d1' is not a legal move here: it is the start of 544 moves, going on with "
+                             r"d2, d3, .* and 12 more \(e\.g\. d1-d2-d3\)"):
+        pos.play("d1")
+    with pytest.raises(nomv.IllegalMoveError, match=r"'D1 d2' is not a legal move here: it is the start of 28 moves"):
+        pos.play("D1 d2")
+    with pytest.raises(nomv.IllegalMoveError, match=r"'d2' is not a legal move here; legal moves: d1-d2-d3"):
+        pos.play("d2")
+    assert pos.ply == 0
+
+
 def test_game_over(lua):
     pos = nomv.Game.load("trinim", runtime=lua).start(options={"layout": "b/../..."})
     pos.play("C1")

@@ -103,3 +103,12 @@ def test_pieces_and_labels_that_return_the_wrong_thing_are_named(tmp_path):
     with nomv.Game(bad, "bad.lua") as game, pytest.raises(nomv.ScriptError) as err:
         game.start().scene()
     assert "labels must return a table of texts by cell (index or id)" in err.value.message
+
+
+def test_a_piece_of_no_player_is_named_by_a_plain_colour():
+    # An Amazons arrow belongs to nobody: the legend names its colour in words, not "#b5651d".
+    cells = [{"id": f"{f}1", "shape": "rect", "x": x, "y": 0, "w": 1, "h": 1} for x, f in enumerate("ab")]
+    pieces = [{"shape": "circle", "x": 0, "y": 0, "r": 0.4, "fill": "#f4f4f4"},
+              {"shape": "circle", "x": 1, "y": 0, "r": 0.4, "fill": "#b5651d"}]
+    text = scene_text({"items": cells + pieces}, players=[("White", "#f4f4f4"), ("Black", "#202020")])
+    assert text is not None and text.split("\n")[-1] == "X = White, A = brown"
