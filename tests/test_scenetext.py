@@ -111,4 +111,4 @@ def test_a_piece_of_no_player_is_named_by_a_plain_colour():
     pieces = [{"shape": "circle", "x": 0, "y": 0, "r": 0.4, "fill": "#f4f4f4"},
               {"shape": "circle", "x": 1, "y": 0, "r": 0.4, "fill": "#b5651d"}]
     text = scene_text({"items": cells + pieces}, players=[("White", "#f4f4f4"), ("Black", "#202020")])
-    assert text is not None and text.split("\n")[-1] == "X = White, A = brown"
+    assert text is not None and text.split("\n")[-1] == "X = White, O = brown"
