@@ -47,6 +47,11 @@ return {
   -- A move step by step: one of your amazons, then where it goes, then where its arrow lands;
   -- nil once the three are chosen.  nomv lists the moves, draws random ones and takes clicks
   -- from this alone.
+  -- A queen reaches at most 35 cells of a 10x10 board (from a centre cell), and every move has
+  -- three steps: with this promise a random game draws its move from a few lists of arrows
+  -- instead of every one (script-api.md, "Moves step by step").
+  most_next_steps = 35,
+
   steps = function(s, m)
     if #m == 0 then
       local mine = {}

@@ -211,6 +211,14 @@ class Game:
             hint = suggestion(hook, self.unknown_fields)
             alone = f" (or '{STANDS_IN[hook]}')" if hook in STANDS_IN and not hint else ""
             raise ScriptError(f"the game table has no '{hook}' function{alone}{hint}", path)
+        if "most_next_steps" in self.fields:
+            most = d.get("most_next_steps")
+            if "steps" not in self.hooks:
+                raise ScriptError("most_next_steps is a promise about what steps() returns: the game has no steps", path)
+            if not (isinstance(most, (int, float)) and not isinstance(most, bool) and most == int(most)
+                    and 1 <= most <= 1_000_000):
+                raise ScriptError("most_next_steps must be a whole number from 1 to 1000000 (the most next "
+                                  f"steps steps() ever returns), got {most!r}", path)
         name = d.get("name")
         if not isinstance(name, str) or not name:
             raise ScriptError("the game table needs a name (a string such as name = \"trinim\")", path)

@@ -27,6 +27,7 @@ FIELD_TYPES: dict[str, tuple[str, ...]] = {
     "scene": ("function",), "notation": ("function",), "parse": ("function",),
     "random_move": ("function",), "view": ("function",), "determinize": ("function",),
     "text": ("function",), "evaluate": ("function",), "labels": ("function",),
+    "most_next_steps": ("number",),
 }
 FIELDS: tuple[str, ...] = tuple(FIELD_TYPES)
 HOOKS: tuple[str, ...] = tuple(f for f, types in FIELD_TYPES.items() if types == ("function",))

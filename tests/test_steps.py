@@ -203,3 +203,102 @@ def test_amazons_from_steps_on_both_runtimes(runtime):
     assert all(m in legal for m in random_moves(pos, 50, seed=4))
     stats = game.playout(3, seed=1)
     assert stats.games == 3 and stats.unfinished == 0 and sum(stats.wins) == 3
+
+
+# A tree whose every whole move has three steps, with lists of last steps of uneven lengths
+# and dead ends (an empty list, a partial move with no second step), under a promise of at
+# most 4 next steps: the draw that does not ask for every list stays uniform.
+BOUNDED = '''
+return {
+  name = "bounded",
+  most_next_steps = 4,
+  setup = function(opts, rng) return {to_move = 1, n = 0} end,
+  steps = function(s, m)
+    if #m == 0 then return {"a", "b", "c"} end
+    if #m == 1 then
+      if m[1] == "a" then return {"p", "q", "r", "s"} end
+      if m[1] == "b" then return {"p"} end
+      return {}                                     -- c leads nowhere
+    end
+    if #m == 2 then
+      if m[1] == "a" and m[2] == "p" then return {"1", "2", "3", "4"} end
+      if m[1] == "a" and m[2] == "q" then return {"1"} end
+      if m[1] == "a" and m[2] == "r" then return {} end
+      if m[1] == "a" then return {"1", "2"} end
+      return {"1", "2", "3"}
+    end
+    return nil
+  end,
+  play = function(s, m) return {to_move = 3 - s.to_move, n = s.n + 1} end,
+  scene = function(s) return {} end,
+  result = function(s)
+    if s.n >= 3 then return {draw = true} end
+    return nil
+  end,
+}
+'''
+BOUNDED_WHOLE = ({("a", "p", x) for x in "1234"} | {("a", "q", "1")} | {("a", "s", x) for x in "12"}
+                 | {("b", "p", x) for x in "123"})
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("most", [4, 100])
+def test_with_most_next_steps_the_random_move_stays_uniform(tmp_path, runtime, most):
+    # 4: drawn again until a list keeps its draw; 100: every list asked for (the cheaper way
+    # when the promise is far above the lists' lengths).
+    pos = load_text(tmp_path, BOUNDED.replace("most_next_steps = 4,", f"most_next_steps = {most},"), runtime).start()
+    assert {m.steps for m in pos.legal_moves} == BOUNDED_WHOLE and len(pos.legal_moves) == 10
+    n = 8000
+    counts = Counter(m.steps for m in random_moves(pos, n, seed=5))
+    assert set(counts) == BOUNDED_WHOLE
+    expected = n / len(BOUNDED_WHOLE)
+    chi2 = sum((counts[m] - expected) ** 2 / expected for m in BOUNDED_WHOLE)
+    assert chi2 < 27.9, f"chi-square {chi2:.1f} over 9 degrees of freedom (p < 0.001): {counts}"
+
+
+BROKEN_PROMISES = {
+    "a longer list": ("most_next_steps = 3,", "steps() returned 4 next steps, more than most_next_steps (3)"),
+    "uneven moves": ('most_next_steps = 4,\n  moves_end_early = true,', "every whole move must have the same number of steps"),
+}
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("case", sorted(BROKEN_PROMISES))
+def test_a_broken_promise_of_most_next_steps_is_e050(tmp_path, runtime, case):
+    field, words = BROKEN_PROMISES[case]
+    text = BOUNDED.replace("most_next_steps = 4,", field)
+    if "moves_end_early" in field:
+        text = text.replace("  moves_end_early = true,\n", "").replace(
+            'if m[1] == "b" then return {"p"} end', 'if m[1] == "b" then return nil end')
+    pos = load_text(tmp_path, text, runtime).start()
+    for ask in (lambda: pos.legal_moves, lambda: random_moves(pos, 50, 1)):
+        with pytest.raises(ScriptError) as info:
+            ask()
+        assert info.value.code == "E050" and info.value.hook == "steps" and words in info.value.message, info.value
+
+
+@pytest.mark.parametrize("value, words", [
+    ("0", "must be a whole number from 1 to 1000000"),
+    ("2.5", "must be a whole number from 1 to 1000000"),
+    ('"35"', "must be a whole number from 1 to 1000000"),
+])
+def test_most_next_steps_must_be_a_whole_number(tmp_path, value, words):
+    with pytest.raises(ScriptError, match=words) as info:
+        load_text(tmp_path, BOUNDED.replace("most_next_steps = 4,", f"most_next_steps = {value},"))
+    assert info.value.line == 4
+
+
+def test_most_next_steps_needs_steps(tmp_path):
+    text = ("return {name = \"x\", most_next_steps = 3, setup = function() return {to_move = 1} end,\n"
+            "  moves = function(s) return {{\"a\"}} end, play = function(s, m) return s end,\n"
+            "  result = function(s) return nil end}\n")
+    with pytest.raises(ScriptError, match="most_next_steps is a promise about what steps"):
+        load_text(tmp_path, text)
+
+
+def test_the_checker_passes_the_bounded_game_and_amazons(tmp_path):
+    path = tmp_path / "bounded.lua"
+    path.write_text(BOUNDED, encoding="utf-8")
+    for p in (path, GAMES / "amazons.lua"):
+        report = check(p, playouts=2, stats_games=10, seconds=0, coverage=False)
+        assert report.ok, report.format()

@@ -79,7 +79,7 @@ function H.load(source, path)
     name = game.name, title = plain_copy(game.title, 0), info = plain_copy(game.info, 0),
     players = plain_copy(game.players, 0), options = plain_copy(game.options, 0),
     variants = plain_copy(game.variants, 0), fields = fields, hooks = hooks,
-    unknown = unknown, hook_lines = lines,
+    unknown = unknown, hook_lines = lines, most_next_steps = plain_copy(game.most_next_steps, 0),
     types = {},
   }
   for _, k in ipairs(fields) do desc.types[k] = type(game[k]) end

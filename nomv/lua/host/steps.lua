@@ -15,10 +15,18 @@ local contract, describe, set_hook = P.contract, P.describe, P.set_hook
 local MAX_DEPTH = 200
 P.MAX_STEPS_DEPTH = MAX_DEPTH
 
-local G, steps
+local G, steps, most
+-- With most_next_steps: the number of steps of every whole move, once one was seen; and the
+-- usual length of a list of last steps lately (to judge which way of drawing is the cheaper).
+local whole_k, usual = nil, 1
 P.on_game(function(game)
   G = game
   steps = type(game.steps) == "function" and game.steps or nil
+  -- most_next_steps (checked in Python, game.py): the most next steps steps() ever returns, and
+  -- a promise that every whole move has the same number of steps (see bounded_draw below).
+  local m = game.most_next_steps
+  most = type(m) == "number" and m >= 1 and m == floor(m) and m or nil
+  whole_k, usual = nil, 1
 end)
 
 local function bad_list(got, depth)
@@ -42,9 +50,28 @@ local function next_steps(state, partial, depth)
   return nexts
 end
 
+local function uneven()
+  contract("E050", "with most_next_steps, every whole move must have the same number of steps, "
+                   .. "but steps() ended a move early or went on past that number", "steps")
+end
+
+local function too_many(n)
+  contract("E050", format("steps() returned %d next steps, more than most_next_steps (%d)", n, most), "steps")
+end
+
 -- Every whole move that begins with partial[1..depth], each a new list, appended to `out`.
 local function collect(state, partial, depth, out)
   local nexts = next_steps(state, partial, depth)
+  if most then
+    -- The promise of most_next_steps, checked wherever the moves are listed (nomv check lists
+    -- them at every ply): no longer list, and every whole move as long as the first one seen.
+    if nexts == nil and depth > 0 then
+      if whole_k and depth ~= whole_k then uneven() end
+      whole_k = depth
+    elseif nexts ~= nil and #nexts > most then
+      too_many(#nexts)
+    end
+  end
   if nexts == nil then
     if depth > 0 then
       local mv = {}
@@ -101,7 +128,7 @@ end
 -- (and the script's steps() into it), where it leaves a recursion to the interpreter.
 -- lists[k] is the list partial[k] was taken from, at[k] its place there.
 local lists, at = {}, {}
-function P.random_move_from_steps(state, rng)
+local function exact_draw(state, rng)
   local partial, chosen = {}, nil
   local seen, keep = 0, 1
   local depth = 0
@@ -130,4 +157,112 @@ function P.random_move_from_steps(state, rng)
     end
     nexts = next_steps(state, partial, depth)
   end
+end
+
+-- With most_next_steps, a draw that does not visit every whole move.  Every whole move has K
+-- steps; the partial moves of K-1 steps are gathered (the levels above the last: few lists),
+-- then one of them is drawn evenly and its list of last steps asked for: it is kept with
+-- probability (its length) / most, a last step drawn evenly from it, else drawn again.  Each
+-- whole move is then kept with the same probability, 1 / (count * most), so the draw stays
+-- uniform over whole moves, while it asks for about most / (average length) lists instead of
+-- all of them (Amazons: 2-3 lists of arrows instead of 60).  When few partial moves are left
+-- (the end of a game), or the draws keep failing, every list is asked for and the move drawn
+-- from their lengths: uniform too, so either way of drawing gives a uniform move.
+local flat, probe = {}, {}
+
+-- The number of steps of the first whole move down the first steps, or nil (a dead end or a
+-- move of no steps on the way: then the exact draw decides).
+local function whole_length(state)
+  local depth = 0
+  while true do
+    local nexts = next_steps(state, probe, depth)
+    if nexts == nil or #nexts == 0 then
+      for k = depth, 1, -1 do probe[k] = nil end
+      return nexts == nil and depth > 0 and depth or nil
+    end
+    if depth >= MAX_DEPTH then too_deep() end
+    depth = depth + 1
+    probe[depth] = nexts[1]
+  end
+end
+
+-- The partial moves of k1 steps that begin with partial[1..depth], appended to `flat` (k1
+-- steps each, end to end) after the first `count`; returns the new count.
+local function gather(state, partial, depth, k1, count)
+  if depth == k1 then
+    local base = count * k1
+    for j = 1, k1 do flat[base + j] = partial[j] end
+    return count + 1
+  end
+  local nexts = next_steps(state, partial, depth)
+  if nexts == nil then uneven() end
+  local d1 = depth + 1
+  for i = 1, #nexts do
+    partial[d1] = nexts[i]
+    count = gather(state, partial, d1, k1, count)
+  end
+  partial[d1] = nil
+  return count
+end
+
+-- The last steps after gathered partial move t (now in `partial`), checked.
+local function last_steps(state, partial, t, k1)
+  local base = (t - 1) * k1
+  for j = 1, k1 do partial[j] = flat[base + j] end
+  local nexts = next_steps(state, partial, k1)
+  if nexts == nil then uneven() end
+  local n = #nexts
+  if n > most then too_many(n) end
+  return nexts, n
+end
+
+-- The whole move partial[1..k1] + last, checked for being whole, as a new list.
+local function whole(state, partial, k1, last)
+  partial[k1 + 1] = last
+  if next_steps(state, partial, k1 + 1) ~= nil then uneven() end
+  local mv = {}
+  for j = 1, k1 + 1 do mv[j] = partial[j] end
+  for j = k1 + 1, 1, -1 do partial[j] = nil end
+  return mv
+end
+
+
+local function bounded_draw(state, rng)
+  local k = whole_k or whole_length(state)
+  if k == nil then return exact_draw(state, rng) end
+  whole_k = k
+  local k1 = k - 1
+  local partial = {}
+  local count = gather(state, partial, 0, k1, 0)
+  if count == 0 then return nil end
+  -- Drawing costs about most / n lists (n: the usual length of a list of last steps), asking
+  -- each of them `count`: draw while that is the cheaper, up to `count` tries.  Either way
+  -- gives a uniform move, so the choice may rest on earlier positions' lists.
+  if count * usual > most then
+    for _ = 1, count do
+      local list, n = last_steps(state, partial, rng:int(count), k1)
+      usual = 0.9 * usual + 0.1 * n
+      if n > 0 and rng:float() * most < n then return whole(state, partial, k1, list[rng:int(n)]) end
+    end
+  end
+  -- Every list: partial move t kept with probability n_t / (the lengths so far), a reservoir of
+  -- one weighted by the lengths.
+  local total, kept, kept_list = 0, nil, nil
+  for t = 1, count do
+    local list, n = last_steps(state, partial, t, k1)
+    usual = 0.9 * usual + 0.1 * n
+    if n > 0 then
+      total = total + n
+      if rng:float() * total < n then kept, kept_list = t, list end
+    end
+  end
+  if kept == nil then return nil end
+  local base = (kept - 1) * k1
+  for j = 1, k1 do partial[j] = flat[base + j] end
+  return whole(state, partial, k1, kept_list[rng:int(#kept_list)])
+end
+
+function P.random_move_from_steps(state, rng)
+  if most then return bounded_draw(state, rng) end
+  return exact_draw(state, rng)
 end
