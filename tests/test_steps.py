@@ -302,3 +302,14 @@ def test_the_checker_passes_the_bounded_game_and_amazons(tmp_path):
     for p in (path, GAMES / "amazons.lua"):
         report = check(p, playouts=2, stats_games=10, seconds=0, coverage=False)
         assert report.ok, report.format()
+
+
+def test_a_seed_gives_the_same_random_moves_whatever_ran_before(tmp_path):
+    # The draw with most_next_steps chooses its way by the position alone, never by what the
+    # runtime drew before: a seed must always give the same games.
+    for text in (BOUNDED.replace("most_next_steps = 4,", "most_next_steps = 8,"), None):
+        pos = (load_text(tmp_path, text) if text else nomv.Game.load("amazons", isolate=False)).start()
+        first = random_moves(pos, 40, seed=3)
+        random_moves(pos, 500, seed=9)
+        pos.game.playout(5, seed=2)
+        assert random_moves(pos, 40, seed=3) == first

@@ -16,9 +16,8 @@ local MAX_DEPTH = 200
 P.MAX_STEPS_DEPTH = MAX_DEPTH
 
 local G, steps, most
--- With most_next_steps: the number of steps of every whole move, once one was seen; and the
--- usual length of a list of last steps lately (to judge which way of drawing is the cheaper).
-local whole_k, usual = nil, 1
+-- With most_next_steps: the number of steps of every whole move, once one was seen.
+local whole_k = nil
 P.on_game(function(game)
   G = game
   steps = type(game.steps) == "function" and game.steps or nil
@@ -26,7 +25,7 @@ P.on_game(function(game)
   -- a promise that every whole move has the same number of steps (see bounded_draw below).
   local m = game.most_next_steps
   most = type(m) == "number" and m >= 1 and m == floor(m) and m or nil
-  whole_k, usual = nil, 1
+  whole_k = nil
 end)
 
 local function bad_list(got, depth)
@@ -235,13 +234,13 @@ local function bounded_draw(state, rng)
   local partial = {}
   local count = gather(state, partial, 0, k1, 0)
   if count == 0 then return nil end
-  -- Drawing costs about most / n lists (n: the usual length of a list of last steps), asking
-  -- each of them `count`: draw while that is the cheaper, up to `count` tries.  Either way
-  -- gives a uniform move, so the choice may rest on earlier positions' lists.
-  if count * usual > most then
+  -- Drawing costs about most / n lists (n: the length of a list of last steps), asking each
+  -- of them `count`.  Draw while there are many partial moves (taking n as a quarter of most:
+  -- the rule depends on the position alone, so that a seed always gives the same games), up to
+  -- `count` tries; either way gives a uniform move.
+  if count * 4 > most then
     for _ = 1, count do
       local list, n = last_steps(state, partial, rng:int(count), k1)
-      usual = 0.9 * usual + 0.1 * n
       if n > 0 and rng:float() * most < n then return whole(state, partial, k1, list[rng:int(n)]) end
     end
   end
@@ -250,7 +249,6 @@ local function bounded_draw(state, rng)
   local total, kept, kept_list = 0, nil, nil
   for t = 1, count do
     local list, n = last_steps(state, partial, t, k1)
-    usual = 0.9 * usual + 0.1 * n
     if n > 0 then
       total = total + n
       if rng:float() * total < n then kept, kept_list = t, list end
