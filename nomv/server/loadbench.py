@@ -30,6 +30,8 @@ AIMS = {"matches": 500, "players": 1000, "p99_ms": 100.0, "moves_per_second": 30
 #: Cheap password hashing for the bench's thousand accounts (the server's default costs 64 MiB
 #: and 3 passes a login, which is what it is for, and not what this measures).
 FAST_HASH = ("--argon2", "64,1")
+#: Simulated players sharing one HTTP client (its pool of connections).
+PLAYERS_PER_CLIENT = 20
 
 
 @dataclass
@@ -120,8 +122,14 @@ async def _players(urls: list[str], matches: int, figures: Figures, seconds: flo
     import httpx
     import websockets
 
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    clients = [httpx.AsyncClient(base_url=u, timeout=30, limits=limits) for u in urls]
+    # A few players per client: httpx's pool looks through all its connections for each
+    # request, so one pool of hundreds cost the bench more CPU than the server it measured
+    # (on a 2-core machine the two share the cores).
+    shards = max(1, -(-2 * matches // (PLAYERS_PER_CLIENT * len(urls))))
+    limits = httpx.Limits(max_connections=2 * PLAYERS_PER_CLIENT, max_keepalive_connections=2 * PLAYERS_PER_CLIENT)
+    clients = [httpx.AsyncClient(base_url=urls[j % len(urls)], timeout=30, limits=limits)
+               for j in range(shards * len(urls))]
+    client_urls = [urls[j % len(urls)] for j in range(len(clients))]
     sem = asyncio.Semaphore(100)
     tag = f"b{os.getpid() % 1000}{random.randrange(1000)}"
 
@@ -174,7 +182,7 @@ async def _players(urls: list[str], matches: int, figures: Figures, seconds: flo
     rng = random.Random(1)
 
     async def watch(match_id: int, token: str, client_index: int) -> None:
-        url = urls[client_index].replace("http://", "ws://") + f"/api/matches/{match_id}/live"
+        url = client_urls[client_index].replace("http://", "ws://") + f"/api/matches/{match_id}/live"
         try:
             async with websockets.connect(url, additional_headers=auth(token), open_timeout=30) as ws:
                 while time.monotonic() < stop_at + 2:
