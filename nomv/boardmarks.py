@@ -235,10 +235,13 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
     old, new = _items(before), _items(after)
     old_places, new_places = places(before), places(after)
     board = _board_box(new)
-    old_count = Counter(_signature(i) for i in old if i.get("shape") != "text")
-    new_count = Counter(_signature(i) for i in new if i.get("shape") != "text")
-    removed = [i for i in old if i.get("shape") != "text" and old_count[_signature(i)] > new_count[_signature(i)]]
-    added = [i for i in new if i.get("shape") != "text" and new_count[_signature(i)] > old_count[_signature(i)]]
+    # (each item's signature once: a server makes these marks after every move)
+    old_signed = [(i, _signature(i)) for i in old if i.get("shape") != "text"]
+    new_signed = [(i, _signature(i)) for i in new if i.get("shape") != "text"]
+    old_count = Counter(sig for _i, sig in old_signed)
+    new_count = Counter(sig for _i, sig in new_signed)
+    removed = [i for i, sig in old_signed if old_count[sig] > new_count[sig]]
+    added = [i for i, sig in new_signed if new_count[sig] > old_count[sig]]
     removed_at = [(_centre(b), i, b) for i in removed if (b := item_box(i)) is not None]
     added_at = [(_centre(b), i) for i in added if (b := item_box(i)) is not None]
 
