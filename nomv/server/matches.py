@@ -537,7 +537,9 @@ class Matches:
 
     def _move(self, m: Loaded, seat: int, move: Any, user: User | None, expects: float | None = None) -> dict:
         key = m.key()
-        played = self.engines.play(key, m.loader(), move)
+        # (the players' views after the move, made with it: their next looks are answered
+        # from them, as are the pushes to whoever watches)
+        played = self.engines.play(key, m.loader(), move, [s.seat for s in m.seats])
         if played.seat != seat:      # the script and the database disagree: rebuild and refuse
             self.engines.forget(key)
             raise Stale("the match changed meanwhile; look again", ply=m.row.ply)
@@ -563,6 +565,7 @@ class Matches:
             fresh = self.load(m.id)
             raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
                         ply=fresh.row.ply, match=self.describe(fresh, user)) from None
+        self.engines.landed(key, played)
         self.computer_errors.pop(m.id, None)
         self._after(m.id, "move", acting=user)
         return {"ply": m.row.ply + 1, "move": played.notation, "steps": played.steps,
