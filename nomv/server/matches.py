@@ -20,6 +20,7 @@ import re
 import secrets
 import threading
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import sqlalchemy as sa
@@ -138,18 +139,11 @@ class Matches:
                 return self.load(match_id, db)
         if not isinstance(match_id, int) or not 0 < match_id < 2**62:
             raise NotFound(f"no match {match_id}")
-        row = db.execute(sa.select(matches).where(matches.c.id == match_id)).first()
+        row = db.execute(_MATCH, {"match_id": match_id}).first()
         if row is None:
             raise NotFound(f"no match {match_id}")
-        seat_rows = db.execute(
-            sa.select(seats, users.c.name, users.c.email, users.c.notify)
-            .outerjoin(users, users.c.id == seats.c.user_id)
-            .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
-        move_rows = db.execute(
-            sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, moves.c.played_at,
-                      moves.c.expects)
-            .where(moves.c.match_id == match_id, moves.c.taken_back_at.is_(None))
-            .order_by(moves.c.ply)).all()
+        seat_rows = db.execute(_SEATS, {"match_id": match_id}).all()
+        move_rows = db.execute(_MOVES, {"match_id": match_id}).all()
         return Loaded(row, [Seat(r.seat, r.kind, r.user_id, r.name, r.spec, r.accepted, r.email,
                                  bool(r.notify)) for r in seat_rows], move_rows)
 
@@ -567,7 +561,13 @@ class Matches:
                         ply=fresh.row.ply, match=self.describe(fresh, user)) from None
         self.engines.landed(key, played)
         self.computer_errors.pop(m.id, None)
-        self._after(m.id, "move", acting=user)
+        # The match as this write left it (the seats do not change with a move): _after needs
+        # not read it again.
+        stored = SimpleNamespace(ply=m.row.ply, seat=seat, steps=played.steps, notation=played.notation,
+                                 played_at=t, expects=expects)
+        after = Loaded(SimpleNamespace(**{**m.row._mapping, **values, "version": m.row.version + 1,
+                                          "updated_at": t}), m.seats, [*m.moves, stored])
+        self._after(m.id, "move", acting=user, m=after)
         return {"ply": m.row.ply + 1, "move": played.notation, "steps": played.steps,
                 "status": values.get("status", RUNNING), "outcome": outcome}
 
@@ -740,8 +740,11 @@ class Matches:
 
     # -- after a change: pushes, computer players, mail ---------------------------------------
 
-    def _after(self, match_id: int, kind: str, acting: User | None = None) -> None:
-        m = self.load(match_id)
+    def _after(self, match_id: int, kind: str, acting: User | None = None, m: Loaded | None = None) -> None:
+        """Tells the match's watchers, and whoever is to move next (a computer player, an
+        e-mail), of a change: from the match as read again, or ``m`` as the change left it."""
+        if m is None:
+            m = self.load(match_id)
         self.live.publish(match_id, {"kind": kind, "version": m.row.version})
         if m.row.status != RUNNING or m.row.to_move is None:
             return
@@ -876,6 +879,18 @@ class Matches:
                 sa.select(matches.c.id).join(seats, sa.and_(seats.c.match_id == matches.c.id,
                                                             seats.c.seat == matches.c.to_move))
                 .where(matches.c.status == RUNNING, seats.c.kind == "computer"))]
+
+
+# The queries of Matches.load, made once: every request about a match runs them, and SQLAlchemy
+# would build each statement and its cache key anew every time.
+_MATCH = sa.select(matches).where(matches.c.id == sa.bindparam("match_id"))
+_SEATS = (sa.select(seats, users.c.name, users.c.email, users.c.notify)
+          .outerjoin(users, users.c.id == seats.c.user_id)
+          .where(seats.c.match_id == sa.bindparam("match_id")).order_by(seats.c.seat))
+_MOVES = (sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, moves.c.played_at,
+                    moves.c.expects)
+          .where(moves.c.match_id == sa.bindparam("match_id"), moves.c.taken_back_at.is_(None))
+          .order_by(moves.c.ply))
 
 
 class _Lost(Exception):
