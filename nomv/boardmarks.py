@@ -215,13 +215,15 @@ def script_marks_last_move(scene: Any) -> bool:
     return any(i.get("last_move") is True for i in _items(scene))
 
 
-def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]:
+def last_move_marks(before: Any, after: Any, steps: Sequence[str],
+                    board: Sequence[bool] | None = None) -> list[Mark]:
     """Where the move ``steps`` happened, from the scene before it and the scene after it (as
     the same player sees them): the places of its steps on the board (a step beside the board,
     such as a choice of rotation, is no place), then the board's places whose piece (an item at
     least half the place's size) went without another appearing there (the middle of a Trinim
     line, where the Nipple stood).
-    Empty when the scene marks the move itself, or nothing is known before.
+    Empty when the scene marks the move itself, or nothing is known before.  ``board``:
+    :func:`board_items` of ``after``'s items, when the caller has it already.
 
     >>> cell = lambda i, x: {"id": i, "shape": "rect", "x": x, "y": 0, "w": 1, "h": 1}
     >>> stone = lambda x: {"shape": "circle", "x": x, "y": 0, "r": 0.4}
@@ -234,7 +236,7 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
         return []
     old, new = _items(before), _items(after)
     old_places, new_places = places(before), places(after)
-    board = _board_box(new)
+    area = _board_box(new, board)
     # (each item's signature once: a server makes these marks after every move)
     old_signed = [(i, _signature(i)) for i in old if i.get("shape") != "text"]
     new_signed = [(i, _signature(i)) for i in new if i.get("shape") != "text"]
@@ -247,7 +249,7 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
 
     def on_board(item: Mapping) -> Box | None:
         box = item_box(item)
-        return box if box is not None and (board is None or _inside(_centre(box), board)) else None
+        return box if box is not None and (area is None or _inside(_centre(box), area)) else None
 
     marks: list[Mark] = []
     marked: set[str] = set()
@@ -269,9 +271,12 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
     return marks
 
 
-def _board_box(items: list[Mapping]) -> Box | None:
-    """The area of a scene's board (see board_items), a little enlarged; None if unknown."""
-    boxes = [b for item, on in zip(items, board_items(items)) if on and (b := item_box(item)) is not None]
+def _board_box(items: list[Mapping], flags: Sequence[bool] | None = None) -> Box | None:
+    """The area of a scene's board (see board_items: ``flags``), a little enlarged; None if
+    unknown."""
+    if flags is None or len(flags) != len(items):
+        flags = board_items(items)
+    boxes = [b for item, on in zip(items, flags) if on and (b := item_box(item)) is not None]
     if not boxes:
         return None
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)

@@ -94,8 +94,12 @@ def with_layout(scene: dict) -> dict:
     """The scene with ``board``: for each item, whether it is part of the board or stands beside
     it (a score table, a hand: nomv.boardmarks.board_items), when some item stands beside it, so
     that a page can give those their own readable size (under the board on a phone)."""
+    return _with_layout(scene)[0]
+
+
+def _with_layout(scene: dict) -> tuple[dict, list[bool]]:
     flags = board_items(scene.get("items") or [])
-    return {**scene, "board": flags} if not all(flags) else scene
+    return ({**scene, "board": flags} if not all(flags) else scene), flags
 
 
 def script_failed(exc: ScriptError, doing: str) -> ScriptFailed:
@@ -274,13 +278,13 @@ class _Positions:
         try:
             # Without a view hook every player knows the whole state (but never its rng).
             view = pos.state(ply=ply) if player is None else pos.view(player, ply=ply)
-            scene = with_layout(pos.scene(player, ply=ply))
+            scene, flags = _with_layout(pos.scene(player, ply=ply))
             marks = []
             if ply > 0:
                 if before is None:
                     before = pos.scene(player, ply=ply - 1)
                 marks = [{"kind": m.kind, "id": m.id, "item": dict(m.item)}
-                         for m in last_move_marks(before, scene, pos.history[ply - 1].steps)]
+                         for m in last_move_marks(before, scene, pos.history[ply - 1].steps, flags)]
             return {"view": view, "scene": scene, "marks": marks}
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
