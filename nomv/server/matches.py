@@ -19,9 +19,10 @@ import logging
 import re
 import secrets
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager, Iterator
 
 import sqlalchemy as sa
 
@@ -126,10 +127,10 @@ class Matches:
         self.thinking: Callable[[int], int | None] = lambda match_id: None
         #: Messages of computer players that failed, by match (shown with the match).
         self.computer_errors: dict[int, str] = {}
-        self._locks = [threading.RLock() for _ in range(64)]
+        self._locks = MatchLocks()
 
-    def lock(self, match_id: int) -> threading.RLock:
-        return self._locks[match_id % len(self._locks)]
+    def lock(self, match_id: int) -> ContextManager[None]:
+        return self._locks(match_id)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -891,6 +892,32 @@ _MOVES = (sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, 
                     moves.c.expects)
           .where(moves.c.match_id == sa.bindparam("match_id"), moves.c.taken_back_at.is_(None))
           .order_by(moves.c.ply))
+
+
+class MatchLocks:
+    """A lock for each match, made when first needed and dropped when no thread holds it or
+    waits for it.  (Matches sharing a lock among a few, as they once did, queued behind each
+    other: a request held its match's lock while it waited for the game's thread and the
+    database, and under load the requests of the other matches of that lock took the server's
+    request threads while they waited.)"""
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._locks: dict[int, list] = {}     # match id -> [its RLock, threads holding or waiting]
+
+    @contextmanager
+    def __call__(self, match_id: int) -> Iterator[None]:
+        with self._mutex:
+            entry = self._locks.setdefault(match_id, [threading.RLock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._mutex:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    del self._locks[match_id]
 
 
 class _Lost(Exception):
