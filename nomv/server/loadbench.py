@@ -126,7 +126,10 @@ async def _players(urls: list[str], matches: int, figures: Figures, seconds: flo
     # request, so one pool of hundreds cost the bench more CPU than the server it measured
     # (on a 2-core machine the two share the cores).
     shards = max(1, -(-2 * matches // (PLAYERS_PER_CLIENT * len(urls))))
-    limits = httpx.Limits(max_connections=2 * PLAYERS_PER_CLIENT, max_keepalive_connections=2 * PLAYERS_PER_CLIENT)
+    # (connections idle for 3 s are not reused: the server closes them after 5, and one reused
+    # as it was closed made a request fail)
+    limits = httpx.Limits(max_connections=2 * PLAYERS_PER_CLIENT, max_keepalive_connections=2 * PLAYERS_PER_CLIENT,
+                          keepalive_expiry=3)
     clients = [httpx.AsyncClient(base_url=urls[j % len(urls)], timeout=30, limits=limits)
                for j in range(shards * len(urls))]
     client_urls = [urls[j % len(urls)] for j in range(len(clients))]
