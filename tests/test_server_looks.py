@@ -171,3 +171,34 @@ def test_looks_keep_the_newest_version_and_forget():
     for i in range(2, 5):
         looks.put(MatchKey(i, "s", {}, 1, 0), snap)
     assert looks.get(MatchKey(2, "s", {}, 1, 0), [1]) is None       # beyond its size
+
+
+def test_each_match_has_a_lock_of_its_own_held_again_by_its_holder_and_dropped_after():
+    from nomv.server.matches import MatchLocks
+    locks = MatchLocks()
+    held, other_ran = threading.Event(), threading.Event()
+    release = threading.Event()
+
+    def hold(match_id: int) -> None:
+        with locks(match_id):
+            with locks(match_id):       # (a request that checks the clock takes it again)
+                held.set()
+                release.wait(10)
+
+    def other(match_id: int) -> None:
+        with locks(match_id):
+            other_ran.set()
+    holder = threading.Thread(target=hold, args=(1,))
+    holder.start()
+    held.wait(10)
+    threading.Thread(target=other, args=(65,)).start()     # 65: shared match 1's lock once
+    assert other_ran.wait(5)
+    waiter = threading.Thread(target=other, args=(1,))
+    other_ran.clear()
+    waiter.start()
+    assert not other_ran.wait(0.3)        # match 1's own lock is held
+    release.set()
+    assert other_ran.wait(5)
+    holder.join(5)
+    waiter.join(5)
+    assert locks._locks == {}
