@@ -215,13 +215,15 @@ def script_marks_last_move(scene: Any) -> bool:
     return any(i.get("last_move") is True for i in _items(scene))
 
 
-def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]:
+def last_move_marks(before: Any, after: Any, steps: Sequence[str],
+                    board: Sequence[bool] | None = None) -> list[Mark]:
     """Where the move ``steps`` happened, from the scene before it and the scene after it (as
     the same player sees them): the places of its steps on the board (a step beside the board,
     such as a choice of rotation, is no place), then the board's places whose piece (an item at
     least half the place's size) went without another appearing there (the middle of a Trinim
     line, where the Nipple stood).
-    Empty when the scene marks the move itself, or nothing is known before.
+    Empty when the scene marks the move itself, or nothing is known before.  ``board``:
+    :func:`board_items` of ``after``'s items, when the caller has it already.
 
     >>> cell = lambda i, x: {"id": i, "shape": "rect", "x": x, "y": 0, "w": 1, "h": 1}
     >>> stone = lambda x: {"shape": "circle", "x": x, "y": 0, "r": 0.4}
@@ -234,17 +236,20 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
         return []
     old, new = _items(before), _items(after)
     old_places, new_places = places(before), places(after)
-    board = _board_box(new)
-    old_count = Counter(_signature(i) for i in old if i.get("shape") != "text")
-    new_count = Counter(_signature(i) for i in new if i.get("shape") != "text")
-    removed = [i for i in old if i.get("shape") != "text" and old_count[_signature(i)] > new_count[_signature(i)]]
-    added = [i for i in new if i.get("shape") != "text" and new_count[_signature(i)] > old_count[_signature(i)]]
+    area = _board_box(new, board)
+    # (each item's signature once: a server makes these marks after every move)
+    old_signed = [(i, _signature(i)) for i in old if i.get("shape") != "text"]
+    new_signed = [(i, _signature(i)) for i in new if i.get("shape") != "text"]
+    old_count = Counter(sig for _i, sig in old_signed)
+    new_count = Counter(sig for _i, sig in new_signed)
+    removed = [i for i, sig in old_signed if old_count[sig] > new_count[sig]]
+    added = [i for i, sig in new_signed if new_count[sig] > old_count[sig]]
     removed_at = [(_centre(b), i, b) for i in removed if (b := item_box(i)) is not None]
     added_at = [(_centre(b), i) for i in added if (b := item_box(i)) is not None]
 
     def on_board(item: Mapping) -> Box | None:
         box = item_box(item)
-        return box if box is not None and (board is None or _inside(_centre(box), board)) else None
+        return box if box is not None and (area is None or _inside(_centre(box), area)) else None
 
     marks: list[Mark] = []
     marked: set[str] = set()
@@ -266,9 +271,12 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str]) -> list[Mark]
     return marks
 
 
-def _board_box(items: list[Mapping]) -> Box | None:
-    """The area of a scene's board (see board_items), a little enlarged; None if unknown."""
-    boxes = [b for item, on in zip(items, board_items(items)) if on and (b := item_box(item)) is not None]
+def _board_box(items: list[Mapping], flags: Sequence[bool] | None = None) -> Box | None:
+    """The area of a scene's board (see board_items: ``flags``), a little enlarged; None if
+    unknown."""
+    if flags is None or len(flags) != len(items):
+        flags = board_items(items)
+    boxes = [b for item, on in zip(items, flags) if on and (b := item_box(item)) is not None]
     if not boxes:
         return None
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)

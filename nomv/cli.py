@@ -351,11 +351,13 @@ def _bench_serve(args) -> int:
     seconds = 20.0 if args.seconds is None else args.seconds
     if seconds <= 0 or args.players < 2:
         raise UsageError("--seconds must be more than 0 and --players at least 2")
+    if args.rate is not None and args.rate <= 0:
+        raise UsageError("--rate must be more than 0 moves a second")
     configs = tuple(args.serve_config or ("sqlite", "postgresql", "postgresql x2"))
     progress = ((lambda text: print(f"  {text}...", file=sys.stderr, flush=True)) if not args.json
                 else (lambda text: None))
     try:
-        rows = loadbench.run(args.players // 2, seconds, configs, progress=progress)
+        rows = loadbench.run(args.players // 2, seconds, configs, progress=progress, rate=args.rate)
     except FileNotFoundError:
         raise NomvError("PostgreSQL is not installed (initdb not found): apt-get install postgresql, "
                         "or --serve-config sqlite") from None
@@ -655,6 +657,9 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                    "Trinim match (default 1000)")
     p.add_argument("--serve-config", action="append", choices=["sqlite", "postgresql", "postgresql x2"],
                    help="with --serve: only this configuration (repeatable)")
+    p.add_argument("--rate", type=float, metavar="MOVES_PER_S", help="with --serve: the players together "
+                   "offer this many moves a second, each match at an even pace (default: each plays as "
+                   "fast as the server answers, and a move's latency is the queue of the others)"),
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
                    help="also play OpenSpiel's versions of the classic games in the same run "
                         "(needs pip install 'nomv[openspiel]')")

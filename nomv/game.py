@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence, TypeVar, overload
 
 from . import catalog
 from .engine import Call, Engine, LuaEngine, State
+from .runtime import PREVIOUS
 from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError, StaleStateError
 from .limits import Limits
 from .scriptlines import Lines
@@ -254,11 +255,12 @@ class Game:
         return cls(catalog.read_script(found.path), str(found.path), runtime,
                    found.origin, limits=limits, isolate=isolate, pool=pool)
 
-    def _position_engine(self) -> Engine:
-        """An engine for a new position: on the pool's next process in turn."""
+    def _position_engine(self, process: int | None = None) -> Engine:
+        """An engine for a new position: on the pool's next process in turn, or on the one
+        ``process`` names."""
         if self._pool is None:
             return self.engine
-        return self._pool.engine(self.source, self.path, self.runtime)
+        return self._pool.engine(self.source, self.path, self.runtime, process)
 
     def __repr__(self) -> str:
         return f"<Game {self.name} from {self.path} on {self.runtime}>"
@@ -295,12 +297,13 @@ class Game:
         return values, given
 
     def start(self, options: dict[str, Any] | None = None, variant: str | None = None,
-              seed: int | None = None, text: bool = False) -> "Position":
-        """A new game from its initial position."""
+              seed: int | None = None, text: bool = False, process: int | None = None) -> "Position":
+        """A new game from its initial position.  With a pool, ``process`` is the number of
+        the pool's process to hold the position (default: the next in turn)."""
         values, given = self._resolve(options, variant, text)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        return Position(self, values, int(seed), given)
+        return Position(self, values, int(seed), given, process)
 
     def playout(self, games: int, seed: int = 0, options: dict[str, Any] | None = None,
                 variant: str | None = None, text: bool = False, max_plies: int = 100_000) -> PlayoutStats:
@@ -398,14 +401,15 @@ class Position:
     """A game in progress: the current state, the moves that led to it, and undo/redo."""
 
     def __init__(self, game: Game, options: dict[str, Any], seed: int,
-                 chosen: dict[str, Any] | None = None):
+                 chosen: dict[str, Any] | None = None, process: int | None = None):
         self.game = game
         self.options = dict(options)
         #: The options the player chose (a variant's preset included); defaults are not listed.
         self.chosen = dict(options if chosen is None else chosen)
         self.seed = seed
         self.players = int(options.get("players", game.players.default))
-        self._engine = game._position_engine()
+        self._process = process
+        self._engine = game._position_engine(process)
         self._states = [self._engine.setup(self.options, seed_words(seed))]
         self._history: list[Move] = []
         self._texts: list[str] = []  # the notation of each played move, as it was played
@@ -445,7 +449,7 @@ class Position:
 
     def _replay(self) -> None:
         """The game replayed into a live worker process (its old one was stopped)."""
-        self._engine = self.game._position_engine()
+        self._engine = self.game._position_engine(self._process)
         self._states = self._engine.replay(self.options, seed_words(self.seed),
                                            [m.steps for m in self._history])
 
@@ -478,22 +482,85 @@ class Position:
             return
         cache["prefetched"] = True
         np = self.players
+        self._ask_together(lambda s: [
+            ("outcome", Call("result", (s, np))), ("to_move", Call("to_move", (s, np), True)),
+            ("moves", Call("moves", (s,), True)), ("notations", Call("notations", (s,), True))])
+
+    def prefetch(self, viewers: Sequence[int | None] = ()) -> None:
+        """Asks in one request for what a look at the position needs: the outcome, player to
+        move, moves and notations, and for each of ``viewers`` (a player, 0 a spectator, None
+        the whole state) its state and scene (a server shows a match after each move; asked
+        one by one, each would be a round trip to the worker process).  Afterwards
+        :meth:`state`, :meth:`view` and :meth:`scene` answer from what was fetched; what
+        failed, or was not fetched, they ask again themselves."""
+        cache = self._cache
+        first = "outcome" not in cache and "prefetched" not in cache
+        if first:
+            cache["prefetched"] = True
+        np = self.players
+        hidden = self.hides_information
+        for viewer in viewers:
+            if viewer is not None:
+                self._check_viewer(viewer)
+
+        def calls(s: State) -> list[tuple[str | None, Call]]:
+            out: list[tuple[str | None, Call]] = []
+            if first:
+                out += [("outcome", Call("result", (s, np))), ("to_move", Call("to_move", (s, np), True)),
+                        ("moves", Call("moves", (s,), True)), ("notations", Call("notations", (s,), True))]
+            for viewer in dict.fromkeys(None if v is None or not hidden else v for v in viewers):
+                if viewer is None:
+                    asks = [("state", [Call("dump", (s,))]), ("scene", [Call("scene", (s,))])]
+                else:
+                    # (a view is a state of its own: made, then dumped or drawn, in the batch)
+                    asks = [(f"view:{viewer}", [Call("view", (s, viewer)), Call("dump", (PREVIOUS,))]),
+                            (f"scene:{viewer}", [Call("view", (s, viewer)), Call("scene", (PREVIOUS,))])]
+                for key, chain in asks:
+                    if key not in cache and "!" + key not in cache:
+                        out += [(None, c) for c in chain[:-1]] + [(key, chain[-1])]
+            return out
+        self._ask_together(calls)
+
+    def _ask_together(self, calls: Callable[[State], list[tuple[str | None, Call]]]) -> None:
+        """Runs ``calls(current state)`` as one batch and keeps each answer (or its script's
+        error) in the cache under its key (None: a step towards the next call)."""
+        cache = self._cache
+        keys: list[str | None] = []
+
+        def run(s: State) -> list[Any]:
+            asked = calls(s)
+            keys[:] = [k for k, _ in asked]
+            return self._engine.batch([c for _, c in asked]) if asked else []
         try:
-            replies = self._run(lambda s: self._engine.batch(
-                [Call("result", (s, np)), Call("to_move", (s, np), True), Call("moves", (s,), True),
-                 Call("notations", (s,), True)]))
+            replies = self._run(run)
         except LimitError as exc:
             # The worker was stopped inside one of them: that request gives this error; the
             # others are asked again one by one.
-            key = {"result": "outcome", "notation": "notations"}.get(exc.hook or "", exc.hook)
-            cache["!" + (key or "outcome")] = exc
+            # (a look's hooks: the first of the batch's asks that ran that hook)
+            hook = exc.hook or "result"
+            named = {"result": "outcome", "notation": "notations"}.get(hook, hook)
+            prefix = {"dump": ("state", "view:"), "view": ("view:", "scene:")}.get(hook, (named,))
+            failed = named if named in keys else next(
+                (k for k in keys if k is not None and k.startswith(prefix)), None)
+            if failed is not None:
+                cache["!" + failed] = exc
             return
-        for key, (status, value) in zip(("outcome", "to_move", "moves", "notations"), replies):
+        answers: dict[str, tuple[str, Any]] = {}
+        for asked, (status, value) in zip(keys, replies):
+            if asked is None:
+                continue
+            key = asked
+            answers[key] = (status, value)
             if status == "error" and isinstance(value, ScriptError):
                 # Kept: hooks depend on the state alone, and asking again would cost the time
                 # again (a whole time limit, or seconds for a stack overflow under Lua 5.4).
                 cache["!" + key] = value
-        (rs, result), (ts, to_move), (ms, moves), (ns, notations) = replies
+            elif status == "ok" and key not in ("outcome", "to_move", "moves", "notations"):
+                cache[key] = value
+        if "outcome" not in answers:
+            return
+        (rs, result), (ts, to_move), (ms, moves), (ns, notations) = (
+            answers[k] for k in ("outcome", "to_move", "moves", "notations"))
         if rs != "ok":
             return
         cache["outcome"] = result

@@ -44,9 +44,13 @@ class EnginePool:
     def processes(self) -> int:
         return len(self._workers)
 
-    def engine(self, source: str, path: str, runtime: str | None = None) -> WorkerEngine:
-        """The script's engine on the next process in turn (each process loads a script once;
-        its engine is shared by every position placed there)."""
+    def engine(self, source: str, path: str, runtime: str | None = None,
+               process: int | None = None) -> WorkerEngine:
+        """The script's engine on the next process in turn, or on process number ``process``
+        (modulo their number: a server pins a match to the thread that serves it).  Each
+        process loads a script once; its engine is shared by every position placed there."""
+        if process is not None:
+            return self._engine_on(process % len(self._workers), source, path, runtime)
         with self._lock:
             index = self._turn % len(self._workers)
             self._turn += 1

@@ -155,3 +155,38 @@ def test_earlier_positions_are_drawn_from_the_states_kept(pool):
     with pytest.raises(nomv.ScriptError, match="killed by signal 9"):   # the request that finds it dead
         pos.scene(ply=1)
     assert pos.scene(ply=1) == scenes[1] and pos.scene(ply=2) == scenes[2]
+
+
+def test_a_position_is_held_by_the_process_it_names(pool):
+    game = nomv.Game(TICTACTOE, "tictactoe.lua", pool=pool)
+    workers = {game.start(seed=s, process=1).with_state(lambda e, s: e.worker) for s in range(3)}
+    assert workers == {pool._workers[1]}
+
+
+def test_what_a_look_needs_is_asked_in_one_request(pool, monkeypatch):
+    from nomv.worker import WorkerProcess
+    nonads = nomv.Game.load("nonads", pool=pool)
+    pos, same = (nonads.start(variant="knownads", seed=5) for _ in range(2))
+    for p in (pos, same):
+        p.play(p.legal_moves[0])
+    crossings = []
+    for name in ("call", "batch"):
+        real = getattr(WorkerProcess, name)
+        monkeypatch.setattr(WorkerProcess, name, lambda self, *a, real=real, name=name: crossings.append(name) or real(self, *a))
+    pos.prefetch([1, 2, 0, None])
+    assert crossings == ["batch"]
+    answers = (pos.outcome(), pos.to_move, pos.legal_moves, pos.notations(), pos.state(), pos.scene(),
+               [(pos.view(v), pos.scene(v)) for v in (1, 2, 0)])
+    assert crossings == ["batch"]             # all of it was fetched
+    monkeypatch.undo()
+    assert answers == (same.outcome(), same.to_move, same.legal_moves, same.notations(), same.state(),
+                       same.scene(), [(same.view(v), same.scene(v)) for v in (1, 2, 0)])
+
+
+def test_a_hook_that_fails_in_a_looks_request_is_reported_when_asked(pool):
+    game = nomv.Game.load(FAULTS, pool=pool)
+    pos = game.start(variant="to_move_error", seed=1)
+    pos.prefetch([None])
+    with pytest.raises(nomv.ScriptError):
+        pos.to_move
+    assert pos.scene() == game.start(seed=1).scene()

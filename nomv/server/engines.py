@@ -7,17 +7,25 @@ runtimes of many scripts) changes this module alone.
 The games run on an :class:`~nomv.pool.EnginePool`: a few worker processes, each holding the
 runtimes of many scripts and the states of many positions (a process stopped at a time limit
 takes nothing with it: its positions are replayed into another).  Each loaded script is one
-:class:`nomv.Game` on that pool, used from one thread of its own, so that its positions are
-never touched by two threads at once.  Positions are kept in an LRU of ``cache_positions``
-matches (over all scripts); a match not in memory, or one whose version in the database moved
-on (another process, a takeback), is brought up to date by replaying its moves.  Scripts are
-kept in an LRU of ``cache_scripts`` (one evicted is unloaded from the pool's processes).
+:class:`nomv.Game` on that pool with a thread per process of the pool (a *lane*): a match is
+always served by the same lane, whose process holds its position, so that a position is never
+touched by two threads at once while the matches of one busy script are served side by side.
+Positions are kept in an LRU of ``cache_positions`` matches (over all scripts); a match not in
+memory, or one whose version in the database moved on (another process, a takeback), is
+brought up to date by replaying its moves.  Scripts are kept in an LRU of ``cache_scripts``
+(one evicted is unloaded from the pool's processes).
+
+A look at a match whose version was looked at before is answered from :class:`~.looks.Looks`
+without going to the script's thread; what a look needs of a new position (the outcome, the
+legal moves and each viewer's view and scene) is asked of the worker process in one request.
 
 Computer players search on :class:`Searcher`\\ s: each with a pool of its own (its own worker
 process) and its own thread, so that a search never holds up a person's move.
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +40,7 @@ from ..pool import EnginePool
 from ..record import play_recorded
 from ..worker import WorkerEngine
 from .errors import Conflict, Illegal, Invalid, ScriptFailed
+from .looks import Looks, seen_as
 
 #: The whole state (only once a match has ended).
 WHOLE = None
@@ -69,6 +78,8 @@ class Snapshot:
     legal: list[dict]
     #: For each viewer asked for (a seat, SPECTATOR or WHOLE): {"view", "scene"} or {"error"}.
     views: dict[Any, dict]
+    #: Whether the game has hidden information (a view hook): else every viewer sees the same.
+    hidden: bool = False
 
 
 @dataclass
@@ -83,8 +94,12 @@ def with_layout(scene: dict) -> dict:
     """The scene with ``board``: for each item, whether it is part of the board or stands beside
     it (a score table, a hand: nomv.boardmarks.board_items), when some item stands beside it, so
     that a page can give those their own readable size (under the board on a phone)."""
+    return _with_layout(scene)[0]
+
+
+def _with_layout(scene: dict) -> tuple[dict, list[bool]]:
     flags = board_items(scene.get("items") or [])
-    return {**scene, "board": flags} if not all(flags) else scene
+    return ({**scene, "board": flags} if not all(flags) else scene), flags
 
 
 def script_failed(exc: ScriptError, doing: str) -> ScriptFailed:
@@ -112,38 +127,50 @@ def describe(game: Game) -> dict:
 
 @dataclass
 class _Entry:
-    version: int
+    #: The match's version in the database that the position is at; None after a move not
+    #: yet known to be stored (the next use checks the position's moves against the database's).
+    version: int | None
     position: Position
-    views: dict = field(default_factory=dict)    # (ply, viewer) -> {"view", "scene"}
+    views: dict = field(default_factory=dict)    # (ply, seen_as(viewer)) -> {"view", "scene"}
     agents: dict = field(default_factory=dict)   # seat -> (spec, agent), for searchers
 
 
 class _Loaded:
-    """One loaded script and the positions of its matches, used from one thread."""
+    """One loaded script and the positions of its matches, served by its lanes: a thread per
+    process of the pool; match ``id`` is served by lane ``id % lanes``, whose process holds
+    its position, and only there (an entry is touched by its lane's thread alone)."""
 
     def __init__(self, script: Script, limits: Limits, pool: EnginePool, threaded: bool = True):
         self.script = script
         self.limits = limits
         self.pool = pool
         # (a Searcher's scripts are used on the searcher's own thread: they need none)
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}") \
-            if threaded else None
+        self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}-{i}")
+                      for i in range(pool.processes)] if threaded else []
         self.game: Game | None = None
         self.entries: dict[int, _Entry] = {}
+        self._loading = threading.Lock()
+        self._turn = itertools.count()
 
     def load(self) -> Game:
-        if self.game is None:
-            try:
-                self.game = Game(self.script.source, self.script.path, limits=self.limits, pool=self.pool)
-            except ScriptError as exc:
-                raise script_failed(exc, "to load") from None
-        return self.game
+        with self._loading:       # (the lanes' first requests may come at once)
+            if self.game is None:
+                try:
+                    self.game = Game(self.script.source, self.script.path, limits=self.limits, pool=self.pool)
+                except ScriptError as exc:
+                    raise script_failed(exc, "to load") from None
+            return self.game
 
-    @property
-    def worker(self) -> ThreadPoolExecutor:
-        """The script's thread (a Searcher's scripts, used on its own thread, have none)."""
-        assert self.thread is not None, "the server's scripts are loaded with a thread"
-        return self.thread
+    def lane_of(self, match_id: int | None) -> int:
+        """The lane (and pool process) of a match; the next in turn for work on no match."""
+        number = next(self._turn) if match_id is None else match_id
+        return number % self.pool.processes
+
+    def worker(self, match_id: int | None) -> ThreadPoolExecutor:
+        """The thread that serves the match (a Searcher's scripts, used on its own thread,
+        have none)."""
+        assert self.lanes, "the server's scripts are loaded with threads"
+        return self.lanes[self.lane_of(match_id)]
 
     def close(self) -> None:
         self.entries.clear()
@@ -152,6 +179,17 @@ class _Loaded:
             assert isinstance(engine, WorkerEngine), "a game given a pool runs on the pool's workers"
             self.pool.release(engine)   # its runtime and states leave the processes
             self.game = None
+
+    def retire(self) -> None:
+        """Takes no more work, and is closed once its lanes have done what they were given."""
+        for lane in self.lanes:
+            lane.shutdown(wait=False)
+
+        def close_after() -> None:
+            for lane in self.lanes:
+                lane.shutdown(wait=True)
+            self.close()
+        threading.Thread(target=close_after, name="nomv-script-retire", daemon=True).start()
 
 
 class _Positions:
@@ -169,12 +207,13 @@ class _Positions:
             # (a match row and its moves read from two states of the database)
             raise Conflict("the match changed while it was read; look again")
         position = entry.position if entry is not None else None
-        if position is not None and position.ply <= len(moves) and all(
+        if entry is not None and position is not None and position.ply <= len(moves) and all(
                 list(m.steps) == list(s) for m, s in zip(position.history, moves)):
             start = position.ply          # the same game, moves added since: play them
         else:
+            entry = None
             try:
-                position = game.start(options=key.options, seed=key.seed)
+                position = game.start(options=key.options, seed=key.seed, process=loaded.lane_of(key.id))
             except OptionError as exc:
                 raise Invalid(f"the match's options no longer suit its script: {exc}") from None
             except ScriptError as exc:
@@ -186,13 +225,22 @@ class _Positions:
             raise ScriptFailed(f"move {position.ply + 1} of the match cannot be replayed: {exc}") from None
         except ScriptError as exc:
             raise script_failed(exc, f"replaying move {position.ply + 1}") from None
-        entry = _Entry(key.version, position)
-        loaded.entries[key.id] = entry
+        if entry is None:
+            entry = loaded.entries[key.id] = _Entry(key.version, position)
+        entry.version = key.version
         return entry
 
     def snapshot(self, loaded: _Loaded, entry: _Entry, viewers: list) -> Snapshot:
         pos = entry.position
         game = pos.game
+        hidden = "view" in game.hooks
+        # What the look needs and is not known yet, in one request to the worker process.
+        unseen = [seen for seen in dict.fromkeys(seen_as(v, hidden) for v in viewers)
+                  if (pos.ply, seen) not in entry.views]
+        try:
+            pos.prefetch(unseen)
+        except ScriptError:
+            pass        # (asked again one by one below, where the failure is reported)
         try:
             raw = pos.outcome()
             outcome = None if raw is None else {
@@ -207,33 +255,36 @@ class _Positions:
         except ScriptError as exc:
             raise script_failed(exc, f"at move {pos.ply}") from None
         views = {}
-        hidden = "view" in game.hooks
         for viewer in viewers:
-            cached = entry.views.get((pos.ply, viewer))
-            if cached is None:
-                cached = self._view(pos, viewer, hidden)
-                if any(ply != pos.ply for ply, _ in entry.views):
-                    entry.views.clear()      # only the current position's views are asked for
-                entry.views[(pos.ply, viewer)] = cached
-            views[viewer] = cached
-        return Snapshot(pos.ply, to_move, outcome, legal, views)
+            seen = seen_as(viewer, hidden)
+            shown = entry.views.get((pos.ply, seen))
+            if shown is None:
+                before = entry.views.get((pos.ply - 1, seen))
+                shown = self._view(pos, seen, before=None if before is None else before["scene"])
+                entry.views[(pos.ply, seen)] = shown
+            views[viewer] = shown
+        # The previous position's views are kept: their scenes are the "before" of the marks.
+        for old in [k for k in entry.views if not pos.ply - 1 <= k[0] <= pos.ply]:
+            del entry.views[old]
+        return Snapshot(pos.ply, to_move, outcome, legal, views, hidden)
 
     @staticmethod
-    def _view(pos: Position, viewer, hidden: bool, ply: int | None = None) -> dict:
-        """What ``viewer`` is shown of the position after the first ``ply`` moves (default: all
+    def _view(pos: Position, player, ply: int | None = None, before: dict | None = None) -> dict:
+        """What ``player`` (seen_as: a seat or SPECTATOR with hidden information, else None:
+        the whole state) is shown of the position after the first ``ply`` moves (default: all
         of them): the view, its scene, and the marks of the move that led there (from the scenes
-        before and after it, both as this viewer sees them)."""
+        before and after it, both as this player sees them; ``before`` when known)."""
         ply = pos.ply if ply is None else ply
-        player = None if viewer is WHOLE or not hidden else viewer   # SPECTATOR: 0
         try:
             # Without a view hook every player knows the whole state (but never its rng).
             view = pos.state(ply=ply) if player is None else pos.view(player, ply=ply)
-            scene = with_layout(pos.scene(player, ply=ply))
+            scene, flags = _with_layout(pos.scene(player, ply=ply))
             marks = []
             if ply > 0:
-                before = pos.scene(player, ply=ply - 1)
+                if before is None:
+                    before = pos.scene(player, ply=ply - 1)
                 marks = [{"kind": m.kind, "id": m.id, "item": dict(m.item)}
-                         for m in last_move_marks(before, scene, pos.history[ply - 1].steps)]
+                         for m in last_move_marks(before, scene, pos.history[ply - 1].steps, flags)]
             return {"view": view, "scene": scene, "marks": marks}
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
@@ -254,6 +305,7 @@ class Engines:
         self._lru: OrderedDict[int, str] = OrderedDict()     # match id -> sha256
         self._lock = threading.Lock()
         self._positions = _Positions()
+        self.looks = Looks(self.cache_positions)
 
     # -- threads and caches -----------------------------------------------------------------
 
@@ -272,15 +324,14 @@ class Engines:
                     _, old = self._loaded.popitem(last=False)
                     for mid in list(old.entries):
                         self._lru.pop(mid, None)
-                    old.worker.submit(old.close)
-                    old.worker.shutdown(wait=False)
+                    old.retire()
             return loaded
 
     def _run(self, sha256: str, work: Callable[[_Loaded], Any], match_id: int | None = None) -> Any:
         for _attempt in range(3):
             loaded = self._get(sha256)
             try:
-                future = loaded.worker.submit(work, loaded)
+                future = loaded.worker(match_id).submit(work, loaded)
             except RuntimeError:      # evicted meanwhile: its thread takes no more work
                 continue
             result = future.result()
@@ -298,7 +349,7 @@ class Engines:
                 loaded = self._loaded.get(old_sha)
                 if loaded is not None:
                     try:
-                        loaded.worker.submit(loaded.entries.pop, old_id, None)
+                        loaded.worker(old_id).submit(loaded.entries.pop, old_id, None)
                     except RuntimeError:
                         pass
 
@@ -309,12 +360,13 @@ class Engines:
 
     def forget(self, key: MatchKey) -> None:
         """Drops a match's position (after a write that did not land: it is rebuilt)."""
+        self.looks.forget(key.id)
         with self._lock:
             self._lru.pop(key.id, None)
             loaded = self._loaded.get(key.sha256)
         if loaded is not None:
             try:
-                loaded.worker.submit(loaded.entries.pop, key.id, None).result()
+                loaded.worker(key.id).submit(loaded.entries.pop, key.id, None).result()
             except RuntimeError:
                 pass
 
@@ -322,12 +374,11 @@ class Engines:
         with self._lock:
             loaded, self._loaded = list(self._loaded.values()), OrderedDict()
             self._lru.clear()
+        self.looks.clear()
         for one in loaded:
-            try:
-                one.worker.submit(one.close).result(timeout=5)
-            except Exception:
-                pass
-            one.worker.shutdown(wait=False)
+            for lane in one.lanes:
+                lane.shutdown(wait=False, cancel_futures=True)
+            one.entries.clear()     # (the runtimes go with the pool's processes)
         self.pool.close()
 
     # -- requests ---------------------------------------------------------------------------
@@ -359,16 +410,24 @@ class Engines:
         return self._run(sha256, work)
 
     def snapshot(self, key: MatchKey, load_moves: MovesLoader, viewers: list) -> Snapshot:
+        kept = self.looks.get(key, viewers)
+        if kept is not None:
+            return kept
+
         def work(loaded: _Loaded) -> Snapshot:
             entry = self._positions.entry(loaded, key, load_moves)
             return self._positions.snapshot(loaded, entry, viewers)
-        return self._run(key.sha256, work, key.id)
+        snap = self._run(key.sha256, work, key.id)
+        self.looks.put(key, snap)
+        return snap
 
     def play(self, key: MatchKey, load_moves: MovesLoader, move: list[str] | str,
              viewers: Sequence[Any] = ()) -> Played:
-        """Plays a move in the match's cached position, which then stands at version + 1
-        (:meth:`forget` it if the database does not take the move).  ``move`` is a list of
-        step ids or a text in the game's notation."""
+        """Plays a move in the match's cached position, and makes the snapshot after it with
+        the views of ``viewers``.  Once the database took the move, :meth:`landed` keeps that
+        snapshot for the looks at the next version; if it did not, :meth:`forget` the match
+        (whatever is next, the position is checked against the database's moves: see
+        _Entry.version).  ``move`` is a list of step ids or a text in the game's notation."""
         def work(loaded: _Loaded) -> Played:
             entry = self._positions.entry(loaded, key, load_moves)
             pos = entry.position
@@ -382,16 +441,24 @@ class Engines:
             except ScriptError as exc:
                 loaded.entries.pop(key.id, None)
                 raise script_failed(exc, "to play the move") from None
-            entry.version = key.version + 1
+            entry.version = None     # not stored yet: maybe never (another process's move)
             notation = pos.history_notation[-1]
             try:
                 snapshot = self._positions.snapshot(loaded, entry, list(viewers))
             except ScriptFailed:
                 pos.undo()
                 entry.version = key.version
+                entry.views = {k: v for k, v in entry.views.items() if k[0] <= pos.ply}
                 raise
             return Played(list(chosen.steps), notation, seat, snapshot)
         return self._run(key.sha256, work, key.id)
+
+    def landed(self, key: MatchKey, played: Played) -> None:
+        """The move :meth:`play` made at ``key`` is stored: its snapshot is what a look at the
+        match's next version is shown."""
+        after = dataclasses.replace(key, version=key.version + 1,
+                                    ply=None if key.ply is None else key.ply + 1)
+        self.looks.put(after, played.snapshot)
 
     def earlier(self, key: MatchKey, load_moves: MovesLoader, ply: int, viewer) -> dict:
         """What ``viewer`` is shown of the position after the match's first ``ply`` moves:
@@ -401,7 +468,7 @@ class Engines:
             pos = entry.position
             if not 0 <= ply <= pos.ply:
                 raise Invalid(f"ply must be from 0 to {pos.ply}, got {ply}")
-            shown = self._positions._view(pos, viewer, "view" in pos.game.hooks, ply)
+            shown = self._positions._view(pos, seen_as(viewer, "view" in pos.game.hooks), ply)
             return {"ply": ply, **shown}
         return self._run(key.sha256, work, key.id)
 

@@ -30,6 +30,8 @@ AIMS = {"matches": 500, "players": 1000, "p99_ms": 100.0, "moves_per_second": 30
 #: Cheap password hashing for the bench's thousand accounts (the server's default costs 64 MiB
 #: and 3 passes a login, which is what it is for, and not what this measures).
 FAST_HASH = ("--argon2", "64,1")
+#: Simulated players sharing one HTTP client (its pool of connections).
+PLAYERS_PER_CLIENT = 20
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Figures:
     stored: int = -1
     duplicated: int = -1
     landed: int = 0
+    rate: float | None = None     # the moves a second offered (None: as fast as answered)
 
     def summary(self) -> dict[str, Any]:
         def pct(values: list[float], q: float) -> float | None:
@@ -53,7 +56,7 @@ class Figures:
             values = sorted(values)
             return round(1000 * values[min(len(values) - 1, int(q * len(values)))], 1)
         rate = self.moves / self.seconds if self.seconds else 0.0
-        return {"config": self.config, "matches": self.matches, "players": 2 * self.matches,
+        return {"config": self.config, "matches": self.matches, "players": 2 * self.matches, "offered": self.rate,
                 "seconds": round(self.seconds, 1), "moves": self.moves, "moves_per_second": round(rate, 1),
                 "move_p50_ms": pct(self.latencies, 0.5), "move_p99_ms": pct(self.latencies, 0.99),
                 "push_p50_ms": pct(self.pushes, 0.5), "push_p99_ms": pct(self.pushes, 0.99),
@@ -116,12 +119,22 @@ class ServerProcess:
                 self.process.wait()
 
 
-async def _players(urls: list[str], matches: int, figures: Figures, seconds: float, watch_share: float) -> None:
+async def _players(urls: list[str], matches: int, figures: Figures, seconds: float, watch_share: float,
+                   rate: float | None = None) -> None:
     import httpx
     import websockets
 
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
-    clients = [httpx.AsyncClient(base_url=u, timeout=30, limits=limits) for u in urls]
+    # A few players per client: httpx's pool looks through all its connections for each
+    # request, so one pool of hundreds cost the bench more CPU than the server it measured
+    # (on a 2-core machine the two share the cores).
+    shards = max(1, -(-2 * matches // (PLAYERS_PER_CLIENT * len(urls))))
+    # (connections idle for 3 s are not reused: the server closes them after 5, and one reused
+    # as it was closed made a request fail)
+    limits = httpx.Limits(max_connections=2 * PLAYERS_PER_CLIENT, max_keepalive_connections=2 * PLAYERS_PER_CLIENT,
+                          keepalive_expiry=3)
+    clients = [httpx.AsyncClient(base_url=urls[j % len(urls)], timeout=30, limits=limits)
+               for j in range(shards * len(urls))]
+    client_urls = [urls[j % len(urls)] for j in range(len(clients))]
     sem = asyncio.Semaphore(100)
     tag = f"b{os.getpid() % 1000}{random.randrange(1000)}"
 
@@ -174,7 +187,7 @@ async def _players(urls: list[str], matches: int, figures: Figures, seconds: flo
     rng = random.Random(1)
 
     async def watch(match_id: int, token: str, client_index: int) -> None:
-        url = urls[client_index].replace("http://", "ws://") + f"/api/matches/{match_id}/live"
+        url = client_urls[client_index].replace("http://", "ws://") + f"/api/matches/{match_id}/live"
         try:
             async with websockets.connect(url, additional_headers=auth(token), open_timeout=30) as ws:
                 while time.monotonic() < stop_at + 2:
@@ -189,9 +202,22 @@ async def _players(urls: list[str], matches: int, figures: Figures, seconds: flo
         except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
             count_error("websocket")
 
+    # With a rate, each match moves every `pace` seconds (its first move at a random point of
+    # that), so that the server is offered `rate` moves a second whatever it answers: the
+    # latency of a move is then the server's at that load.  Without one, every player moves as
+    # soon as it is answered, and the latency is the length of the queue (Little's law: the
+    # matches in play over the moves a second).
+    pace = matches / rate if rate else 0.0
+
     async def play(k: int, match_id: int) -> None:
         seats = people[2 * k], people[2 * k + 1]
+        next_at = time.monotonic() + rng.random() * pace
         while time.monotonic() < stop_at:
+            if pace:
+                await asyncio.sleep(max(0.0, min(next_at, stop_at) - time.monotonic()))
+                next_at += pace
+                if time.monotonic() >= stop_at:
+                    break
             try:
                 # the player to move looks at the position (as a page or a bot does), then moves
                 who = seats[0]
@@ -246,12 +272,12 @@ def _check_database(db: str, figures: Figures) -> None:
 
 
 def measure(config: str, matches: int, seconds: float, watch_share: float = 0.1,
-            progress=lambda text: None) -> dict[str, Any]:
+            progress=lambda text: None, rate: float | None = None) -> dict[str, Any]:
     """One configuration: ``sqlite`` (one process), ``postgresql`` (one) or ``postgresql x2``."""
     home = Path(tempfile.mkdtemp(prefix="nomv-bench-serve-"))
     cluster = None
     servers: list[ServerProcess] = []
-    figures = Figures(config)
+    figures = Figures(config, rate=rate)
     try:
         if config.startswith("postgresql"):
             progress("starting a PostgreSQL cluster of the bench's own")
@@ -264,8 +290,9 @@ def measure(config: str, matches: int, seconds: float, watch_share: float = 0.1,
         servers = [ServerProcess(db, home) for _ in range(processes)]
         for server in servers:
             server.wait_ready()
-        progress(f"{config}: {2 * matches} players, {matches} Trinim matches, {seconds:g} s")
-        asyncio.run(_players([s.url for s in servers], matches, figures, seconds, watch_share))
+        progress(f"{config}: {2 * matches} players, {matches} Trinim matches, {seconds:g} s"
+                 + (f", {rate:g} moves/s offered" if rate else ""))
+        asyncio.run(_players([s.url for s in servers], matches, figures, seconds, watch_share, rate))
         figures.memory_mb = sum(tree_rss_mb(s.process.pid) for s in servers)
         _check_database(db, figures)
     finally:
@@ -277,8 +304,8 @@ def measure(config: str, matches: int, seconds: float, watch_share: float = 0.1,
 
 
 def run(matches: int = 500, seconds: float = 20.0, configs: tuple[str, ...] = ("sqlite", "postgresql", "postgresql x2"),
-        progress=lambda text: None) -> list[dict[str, Any]]:
-    return [measure(c, matches, seconds, progress=progress) for c in configs]
+        progress=lambda text: None, rate: float | None = None) -> list[dict[str, Any]]:
+    return [measure(c, matches, seconds, progress=progress, rate=rate) for c in configs]
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
@@ -289,7 +316,8 @@ def format_table(rows: list[dict[str, Any]]) -> str:
 
     for r in rows:
         errors = sum(r["errors"].values())
-        out.append(f"{r['config']:<16}{r['moves_per_second']:>9.0f}{ms(r['move_p50_ms']):>10}{ms(r['move_p99_ms']):>8}"
+        name = r["config"] + (f" @{r['offered']:g}/s" if r.get("offered") else "")
+        out.append(f"{name:<16}{r['moves_per_second']:>9.0f}{ms(r['move_p50_ms']):>10}{ms(r['move_p99_ms']):>8}"
                    f"{ms(r['push_p50_ms']):>10}{ms(r['push_p99_ms']):>8}{errors:>8}{r['server_memory_mb']:>6} MB"
                    f"  {r['moves_stored']} / {r['moves_with_200']}, {r['duplicated']} twice")
     out.append("")

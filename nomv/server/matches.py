@@ -19,8 +19,10 @@ import logging
 import re
 import secrets
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable
+from types import SimpleNamespace
+from typing import Any, Callable, ContextManager, Iterator
 
 import sqlalchemy as sa
 
@@ -125,10 +127,10 @@ class Matches:
         self.thinking: Callable[[int], int | None] = lambda match_id: None
         #: Messages of computer players that failed, by match (shown with the match).
         self.computer_errors: dict[int, str] = {}
-        self._locks = [threading.RLock() for _ in range(64)]
+        self._locks = MatchLocks()
 
-    def lock(self, match_id: int) -> threading.RLock:
-        return self._locks[match_id % len(self._locks)]
+    def lock(self, match_id: int) -> ContextManager[None]:
+        return self._locks(match_id)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -138,18 +140,11 @@ class Matches:
                 return self.load(match_id, db)
         if not isinstance(match_id, int) or not 0 < match_id < 2**62:
             raise NotFound(f"no match {match_id}")
-        row = db.execute(sa.select(matches).where(matches.c.id == match_id)).first()
+        row = db.execute(_MATCH, {"match_id": match_id}).first()
         if row is None:
             raise NotFound(f"no match {match_id}")
-        seat_rows = db.execute(
-            sa.select(seats, users.c.name, users.c.email, users.c.notify)
-            .outerjoin(users, users.c.id == seats.c.user_id)
-            .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
-        move_rows = db.execute(
-            sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, moves.c.played_at,
-                      moves.c.expects)
-            .where(moves.c.match_id == match_id, moves.c.taken_back_at.is_(None))
-            .order_by(moves.c.ply)).all()
+        seat_rows = db.execute(_SEATS, {"match_id": match_id}).all()
+        move_rows = db.execute(_MOVES, {"match_id": match_id}).all()
         return Loaded(row, [Seat(r.seat, r.kind, r.user_id, r.name, r.spec, r.accepted, r.email,
                                  bool(r.notify)) for r in seat_rows], move_rows)
 
@@ -537,7 +532,9 @@ class Matches:
 
     def _move(self, m: Loaded, seat: int, move: Any, user: User | None, expects: float | None = None) -> dict:
         key = m.key()
-        played = self.engines.play(key, m.loader(), move)
+        # (the players' views after the move, made with it: their next looks are answered
+        # from them, as are the pushes to whoever watches)
+        played = self.engines.play(key, m.loader(), move, [s.seat for s in m.seats])
         if played.seat != seat:      # the script and the database disagree: rebuild and refuse
             self.engines.forget(key)
             raise Stale("the match changed meanwhile; look again", ply=m.row.ply)
@@ -563,8 +560,15 @@ class Matches:
             fresh = self.load(m.id)
             raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
                         ply=fresh.row.ply, match=self.describe(fresh, user)) from None
+        self.engines.landed(key, played)
         self.computer_errors.pop(m.id, None)
-        self._after(m.id, "move", acting=user)
+        # The match as this write left it (the seats do not change with a move): _after needs
+        # not read it again.
+        stored = SimpleNamespace(ply=m.row.ply, seat=seat, steps=played.steps, notation=played.notation,
+                                 played_at=t, expects=expects)
+        after = Loaded(SimpleNamespace(**{**m.row._mapping, **values, "version": m.row.version + 1,
+                                          "updated_at": t}), m.seats, [*m.moves, stored])
+        self._after(m.id, "move", acting=user, m=after)
         return {"ply": m.row.ply + 1, "move": played.notation, "steps": played.steps,
                 "status": values.get("status", RUNNING), "outcome": outcome}
 
@@ -737,8 +741,11 @@ class Matches:
 
     # -- after a change: pushes, computer players, mail ---------------------------------------
 
-    def _after(self, match_id: int, kind: str, acting: User | None = None) -> None:
-        m = self.load(match_id)
+    def _after(self, match_id: int, kind: str, acting: User | None = None, m: Loaded | None = None) -> None:
+        """Tells the match's watchers, and whoever is to move next (a computer player, an
+        e-mail), of a change: from the match as read again, or ``m`` as the change left it."""
+        if m is None:
+            m = self.load(match_id)
         self.live.publish(match_id, {"kind": kind, "version": m.row.version})
         if m.row.status != RUNNING or m.row.to_move is None:
             return
@@ -873,6 +880,44 @@ class Matches:
                 sa.select(matches.c.id).join(seats, sa.and_(seats.c.match_id == matches.c.id,
                                                             seats.c.seat == matches.c.to_move))
                 .where(matches.c.status == RUNNING, seats.c.kind == "computer"))]
+
+
+# The queries of Matches.load, made once: every request about a match runs them, and SQLAlchemy
+# would build each statement and its cache key anew every time.
+_MATCH = sa.select(matches).where(matches.c.id == sa.bindparam("match_id"))
+_SEATS = (sa.select(seats, users.c.name, users.c.email, users.c.notify)
+          .outerjoin(users, users.c.id == seats.c.user_id)
+          .where(seats.c.match_id == sa.bindparam("match_id")).order_by(seats.c.seat))
+_MOVES = (sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, moves.c.played_at,
+                    moves.c.expects)
+          .where(moves.c.match_id == sa.bindparam("match_id"), moves.c.taken_back_at.is_(None))
+          .order_by(moves.c.ply))
+
+
+class MatchLocks:
+    """A lock for each match, made when first needed and dropped when no thread holds it or
+    waits for it.  (Matches sharing a lock among a few, as they once did, queued behind each
+    other: a request held its match's lock while it waited for the game's thread and the
+    database, and under load the requests of the other matches of that lock took the server's
+    request threads while they waited.)"""
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._locks: dict[int, list] = {}     # match id -> [its RLock, threads holding or waiting]
+
+    @contextmanager
+    def __call__(self, match_id: int) -> Iterator[None]:
+        with self._mutex:
+            entry = self._locks.setdefault(match_id, [threading.RLock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._mutex:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    del self._locks[match_id]
 
 
 class _Lost(Exception):

@@ -12,8 +12,9 @@ moves for the same ply, exactly one is stored.
 """
 from __future__ import annotations
 
+import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Iterator
 
@@ -196,6 +197,10 @@ class Store:
             self._sqlite_transactions()
         else:
             self.engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        # SQLite has one writer at a time.  Writers of this process wait for each other here, in
+        # turn, rather than in SQLite's busy handler, which sleeps between tries (up to 100 ms
+        # each): under load some writes waited seconds there while others got in.
+        self._writing: threading.RLock | nullcontext = threading.RLock() if self.backend == "sqlite" else nullcontext()
 
     def _sqlite_transactions(self) -> None:
         # pysqlite starts transactions late and by itself; take over (SQLAlchemy's recipe), so
@@ -245,7 +250,7 @@ class Store:
     @contextmanager
     def write(self) -> Iterator[sa.Connection]:
         """A transaction that commits when the block ends without an exception."""
-        with self.engine.connect().execution_options(nomv_write=True) as conn:
+        with self._writing, self.engine.connect().execution_options(nomv_write=True) as conn:
             with conn.begin():
                 yield conn
 
