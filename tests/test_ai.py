@@ -507,3 +507,17 @@ def test_mcts_beats_random(name):
             pos.play(agents[pos.to_move].choose(pos))
         won += pos.outcome().winner == seat
     assert won >= 18
+
+
+def test_what_the_computer_expects_is_not_one_lucky_playout():
+    # Amazons has 2,176 first moves: 60 iterations try 60 of them once each, and the chosen
+    # move's mean (its one playout: 0 or 1) is no estimate.  The mean over all playouts is
+    # given then; with enough playouts through it, the chosen move's own mean (Trinim).
+    wide = make_agent("mcts:60it", 1)
+    wide.choose(nomv.Game.load("amazons").start(seed=1))
+    best = wide.last["moves"][0]
+    assert best["visits"] < 20 and 0 < wide.last["value"] < 1 and wide.last["value"] != best["value"]
+    narrow = make_agent("mcts:2000it", 1)
+    narrow.choose(nomv.Game.load("trinim").start(seed=1))
+    best = narrow.last["moves"][0]
+    assert best["visits"] >= 20 and narrow.last["value"] == best["value"]

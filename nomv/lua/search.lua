@@ -170,6 +170,10 @@ return function(K)
   -- moves, 75% faster).
   local LAZY_WIDTH = 64
 
+  -- The playouts through the chosen move below which its mean reward says too little to be
+  -- what the player "expects" (see S.search's result).
+  local ENOUGH_VISITS = 20
+
   local function closed_node(state, np)
     return {state = state, n = 0, w = zeros(np)}
   end
@@ -610,8 +614,16 @@ return function(K)
       top[i] = ranked[i]
     end
     T.busy = false
-    return {index = ranked[1].index, iterations = done, seconds = elapsed, visits = T.root.n,
-            value = ranked[1].value, moves = top, reused = reused, nodes = T.nodes,
+    -- What the mover expects: the chosen move's mean reward once enough playouts went through
+    -- it; before that (a wide game searched briefly: Amazons has 2,176 first moves, each tried
+    -- once, and a move whose one playout was won "expected" 100%) the mean over all of them.
+    local best, root = ranked[1], T.root
+    local value = best.value
+    if not best.exact and best.visits < ENOUGH_VISITS and root.n > 0 and root.w then
+      value = root.w[T.mover] / root.n
+    end
+    return {index = best.index, iterations = done, seconds = elapsed, visits = root.n,
+            value = value, moves = top, reused = reused, nodes = T.nodes,
             mode = T.open and "open" or "closed", solved = T.root.complete == true}
   end
 
