@@ -13,7 +13,8 @@ import pytest
 
 import nomv
 from nomv import catalog
-from nomv.server.engines import SPECTATOR, WHOLE, Engines, MatchKey, Script, Snapshot
+from nomv.server.engines import SPECTATOR, Engines
+from nomv.server.snapshots import WHOLE, MatchKey, Script, Snapshot
 from nomv.server.looks import Looks
 
 def script_of(name: str) -> Script:

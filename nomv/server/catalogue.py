@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from .. import catalog
 from ..errors import ScriptError
 from ..options import suggestion
-from .engines import Script
+from .snapshots import Script
 from .errors import NotFound
 from .store import Store, now, scripts, users
 

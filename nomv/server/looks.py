@@ -18,10 +18,9 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-if TYPE_CHECKING:
-    from .engines import MatchKey, Snapshot
+from .snapshots import MatchKey, Snapshot
 
 
 def seen_as(viewer: Any, hidden: bool) -> Any:
@@ -33,7 +32,7 @@ def seen_as(viewer: Any, hidden: bool) -> Any:
 @dataclasses.dataclass
 class _Kept:
     stamp: tuple
-    snapshot: "Snapshot"           # its views keyed by what is seen (seen_as)
+    snapshot: Snapshot           # its views keyed by what is seen (seen_as)
 
 
 class Looks:
@@ -45,12 +44,12 @@ class Looks:
         self._lock = threading.Lock()
 
     @staticmethod
-    def _stamp(key: "MatchKey") -> tuple:
+    def _stamp(key: MatchKey) -> tuple:
         # (a match's moves are known by its version; its script and seed, for a match id that
         # a database gave again after a deletion)
         return key.version, key.sha256, key.seed
 
-    def get(self, key: "MatchKey", viewers: Sequence[Any]) -> "Snapshot | None":
+    def get(self, key: MatchKey, viewers: Sequence[Any]) -> Snapshot | None:
         """The snapshot of the match at ``key``'s version with the views of ``viewers``, or
         None unless all of them are kept."""
         with self._lock:
@@ -67,7 +66,7 @@ class Looks:
             self._kept.move_to_end(key.id)
         return dataclasses.replace(snap, views=views)
 
-    def put(self, key: "MatchKey", snapshot: "Snapshot") -> None:
+    def put(self, key: MatchKey, snapshot: Snapshot) -> None:
         """Keeps the snapshot of the match at ``key``'s version (its views keyed by viewer);
         a kept one of an older version is replaced, a newer one is left."""
         stamp = self._stamp(key)

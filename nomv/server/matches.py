@@ -34,7 +34,8 @@ from ..record import Record
 from . import ratings
 from .accounts import Accounts, User
 from .catalogue import Catalogue, Entry
-from .engines import SPECTATOR, WHOLE, Engines, MatchKey, Snapshot
+from .engines import SPECTATOR, Engines
+from .snapshots import WHOLE, MatchKey, Snapshot
 from .errors import (ApiError, Conflict, Forbidden, Illegal, Invalid, NotFound, ScriptFailed,
                      Stale)
 from .live import LiveHub

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from .accounts import User
 from .catalogue import Catalogue
-from .engines import Script
+from .snapshots import Script
 from .errors import ApiError, Forbidden, Invalid, Refused, TooLarge, TooMany
 from .settings import Settings
 from .store import Store, now, scripts
