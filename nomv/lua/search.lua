@@ -619,7 +619,7 @@ return function(K)
     -- once, and a move whose one playout was won "expected" 100%) the mean over all of them.
     local best, root = ranked[1], T.root
     local value = best.value
-    if not best.exact and best.visits < ENOUGH_VISITS and root.n > 0 and root.w then
+    if not best.exact and best.visits < ENOUGH_VISITS and root.n > 0 then
       value = root.w[T.mover] / root.n
     end
     return {index = best.index, iterations = done, seconds = elapsed, visits = root.n,

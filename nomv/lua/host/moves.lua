@@ -210,15 +210,8 @@ local function bad_random_move(mv)
   contract("E070", format("random_move must return a move (a list of steps), got %s", describe(mv)))
 end
 
--- A checked move from the game's random_move.
-function P.checked_random_move(state, rng)
-  local mv = G.random_move(state, rng)
-  if type(mv) ~= "table" or #mv == 0 then bad_random_move(mv) end
-  return mv
-end
-
--- A random move of a running game: the game's random_move, or one drawn from its moves.  (The
--- check of checked_random_move is written out here: this runs every ply of every playout.)
+-- A random move of a running game: the game's random_move (checked), the host's draw from
+-- steps(), or one drawn from its moves.
 function P.random_move_of(state, rng)
   local random_move = G.random_move
   if random_move then

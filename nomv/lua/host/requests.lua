@@ -168,11 +168,7 @@ function H.random_moves(state, seed, n)
   return guarded(own and "random_move" or "steps", function()
     local rng = P.Rng.new(seed)
     local out = {}
-    for i = 1, n do
-      local mv = own and P.checked_random_move(state, rng) or P.random_move_from_steps(state, rng)
-      if mv == nil then P.dead_end() end
-      out[i] = encode_move(mv)
-    end
+    for i = 1, n do out[i] = encode_move(P.random_move_of(state, rng)) end
     return to_json(out, "random_move")
   end)
 end

@@ -15,11 +15,10 @@ local contract, describe, set_hook = P.contract, P.describe, P.set_hook
 local MAX_DEPTH = 200
 P.MAX_STEPS_DEPTH = MAX_DEPTH
 
-local G, steps, most
+local steps, most
 -- With most_next_steps: the number of steps of every whole move, once one was seen.
 local whole_k = nil
 P.on_game(function(game)
-  G = game
   steps = type(game.steps) == "function" and game.steps or nil
   -- most_next_steps (checked in Python, game.py): the most next steps steps() ever returns, and
   -- a promise that every whole move has the same number of steps (see bounded_draw below).
@@ -204,10 +203,15 @@ local function gather(state, partial, depth, k1, count)
   return count
 end
 
--- The last steps after gathered partial move t (now in `partial`), checked.
-local function last_steps(state, partial, t, k1)
+-- Gathered partial move t, into `partial`.
+local function take(partial, t, k1)
   local base = (t - 1) * k1
   for j = 1, k1 do partial[j] = flat[base + j] end
+end
+
+-- The last steps after gathered partial move t (now in `partial`), checked.
+local function last_steps(state, partial, t, k1)
+  take(partial, t, k1)
   local nexts = next_steps(state, partial, k1)
   if nexts == nil then uneven() end
   local n = #nexts
@@ -224,7 +228,6 @@ local function whole(state, partial, k1, last)
   for j = k1 + 1, 1, -1 do partial[j] = nil end
   return mv
 end
-
 
 local function bounded_draw(state, rng)
   local k = whole_k or whole_length(state)
@@ -255,8 +258,7 @@ local function bounded_draw(state, rng)
     end
   end
   if kept == nil then return nil end
-  local base = (kept - 1) * k1
-  for j = 1, k1 do partial[j] = flat[base + j] end
+  take(partial, kept, k1)
   return whole(state, partial, k1, kept_list[rng:int(#kept_list)])
 end
 
