@@ -477,14 +477,8 @@ class Position:
         """Asks for the outcome, player to move, moves and notations in one request: with the
         script in a worker process, each request is a round trip.  What failed is left for the
         single request to ask again and report."""
-        cache = self._cache
-        if "outcome" in cache or "prefetched" in cache:
-            return
-        cache["prefetched"] = True
-        np = self.players
-        self._ask_together(lambda s: [
-            ("outcome", Call("result", (s, np))), ("to_move", Call("to_move", (s, np), True)),
-            ("moves", Call("moves", (s,), True)), ("notations", Call("notations", (s,), True))])
+        if "outcome" not in self._cache and "prefetched" not in self._cache:
+            self.prefetch()
 
     def prefetch(self, viewers: Sequence[int | None] = ()) -> None:
         """Asks in one request for what a look at the position needs: the outcome, player to
@@ -546,10 +540,9 @@ class Position:
                 cache["!" + failed] = exc
             return
         answers: dict[str, tuple[str, Any]] = {}
-        for asked, (status, value) in zip(keys, replies):
-            if asked is None:
+        for key, (status, value) in zip(keys, replies):
+            if key is None:
                 continue
-            key = asked
             answers[key] = (status, value)
             if status == "error" and isinstance(value, ScriptError):
                 # Kept: hooks depend on the state alone, and asking again would cost the time
@@ -842,14 +835,14 @@ class Position:
         part way): how many, and the steps that may come next, so the player can finish it."""
         if not parts:
             return ""
-        longer = [m for m in self._legal() if len(m.steps) > len(parts)
+        longer = [(i, m) for i, m in enumerate(self._legal()) if len(m.steps) > len(parts)
                   and tuple(x.lower() for x in m.steps[:len(parts)]) == parts]
         if not longer:
             return ""
-        nexts = list(dict.fromkeys(m.steps[len(parts)] for m in longer))
+        nexts = list(dict.fromkeys(m.steps[len(parts)] for _, m in longer))
         shown = ", ".join(nexts[:8]) + (f" and {len(nexts) - 8} more" if len(nexts) > 8 else "")
         return (f": it is the start of {len(longer)} move{'s' if len(longer) > 1 else ''}, "
-                f"going on with {shown} (e.g. {self.notations()[self._legal().index(longer[0])]})")
+                f"going on with {shown} (e.g. {self.notations()[longer[0][0]]})")
 
     def _examples(self) -> str:
         notations = self.notations()
