@@ -339,10 +339,10 @@ def test_text_play_shows_each_attack_and_keeps_running(stem, lua, monkeypatch, c
     import builtins
     import sys
     sys.path.insert(0, str(Path(__file__).parent))
-    from test_hostile import expectation
+    from test_hostile import expectation, limits_for
     want = expectation(HOSTILE / f"{stem}.lua", lua)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setenv("NOMV_TIME_LIMIT", "0.3")
+    monkeypatch.setenv("NOMV_TIME_LIMIT", str(limits_for(want).time))
     typed = iter(["no such move", "a", "a", "a", "undo", "moves", "quit"])
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(typed))
     code = main(["play", str(HOSTILE / f"{stem}.lua"), "--text", "--players", "human,human", "--lua", lua])

@@ -19,7 +19,7 @@ from nomv import catalog
 from nomv.gui import i18n
 from nomv.gui.app import App
 from test_gui import click, post_click, press
-from test_hostile import CORPUS, LIMITS, expectation
+from test_hostile import CORPUS, LIMITS, expectation, limits_for
 
 #: Hangs where the window meets them (loading, starting, listing moves, playing, drawing), the
 #: loop LuaJIT compiles, memory, a forbidden facility, a script that tries to break the next
@@ -60,9 +60,10 @@ def open_game(app: App, name: str) -> str | None:
 
 
 @pytest.mark.parametrize("name", SUBSET)
-def test_the_window_shows_the_attack_and_keeps_running(name, lua, tmp_path):
+def test_the_window_shows_the_attack_and_keeps_running(name, lua, tmp_path, monkeypatch):
     path = CORPUS / f"{name}.lua"
     want = expectation(path, lua)
+    monkeypatch.setenv("NOMV_TIME_LIMIT", str(limits_for(want).time))
     user = catalog.user_dir()
     user.mkdir(parents=True, exist_ok=True)
     shutil.copy(path, user / f"x_{name}.lua")

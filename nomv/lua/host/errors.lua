@@ -10,7 +10,7 @@ local type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal, 
       type, tostring, tonumber, select, error, pcall, xpcall, rawget, rawequal, next, getmetatable
 local unpack = table.unpack or unpack
 local format, ssub, smatch = string.format, string.sub, string.match
-local getinfo, traceback = debug.getinfo, debug.traceback
+local getinfo = debug.getinfo
 local LIMIT, MAX_MESSAGE = P.LIMIT, P.MAX_MESSAGE
 local arm, disarm, limit_seconds = P.arm, P.disarm, P.limit_seconds
 
@@ -157,8 +157,7 @@ local function handler(e)
     return {kind = "memory", message = "used more memory than the limit allows", hook = hook_name}
   end
   local text, line = strip_location(msg)
-  return {kind = "error", message = short_message(text), line = line or script_line(3), hook = error_hook(3),
-          traceback = traceback("", 2)}
+  return {kind = "error", message = short_message(text), line = line or script_line(3), hook = error_hook(3)}
 end
 
 -- `false, error-as-JSON` for an error (as the handler made it, or raw when it did not run).
@@ -174,7 +173,6 @@ function P.failure(err)
       err = {kind = "error", message = text, line = line, hook = hook_name}
     end
   end
-  err.traceback = nil
   err.message = short_message(err.message)
   if err.hook == nil then err.hook = hook_name end
   local ok, text = pcall(P.to_json, err)
