@@ -28,7 +28,7 @@ LUA_DIR = Path(__file__).with_name("lua")
 #: The script library every game gets as ``nomv``, and the computer player's search.
 LIBRARY = ("rng", "util", "grid", "search")
 #: The parts of host.lua, in nomv/lua/host/.
-HOST_PARTS = ("limits", "json", "errors", "sandbox", "library", "loader", "hooks", "results",
+HOST_PARTS = ("limits", "json", "errors", "blame", "sandbox", "library", "loader", "hooks", "results",
               "steps", "moves", "scene", "requests", "loops", "computer", "coverage")
 
 #: Runtime names accepted by ``--lua`` and ``NOMV_LUA``, mapped to lupa's modules.

@@ -160,18 +160,22 @@ def test_has_move_finds_a_whole_move_and_not_a_dead_end(tmp_path, runtime):
     assert game.start(options={"open": 0}).outcome().winner == 2
 
 
+# Each names the line of steps() that broke the contract (found once steps() has returned, by
+# asking it again under a debug hook), not the line where steps() begins (4).
 BAD = {
-    "a string, not a list": ('if #m == 1 then return nil end\n    return "a"', "E050", "steps must return a list"),
-    "never whole": ('return {"a"}', "E050", "more than 200 steps"),
+    "a string, not a list": ('if #m == 1 then return nil end\n    return "a"', "E050", "steps must return a list", 6),
+    "never whole": ('return {"a"}', "E050", "more than 200 steps", 5),
     "changes partial": ('if #m == 1 then return nil end\n    m[1] = "z"\n    return {"a"}', "E050",
-                        "changed the partial move"),
+                        "changed the partial move", 6),
+    "changes partial on returning": ('if #m == 1 then return nil end\n    return {"a", (table.insert(m, "z"))}', "E050",
+                                     "changed the partial move", 6),
 }
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_a_bad_steps_is_named_with_its_code_and_line(tmp_path, runtime, case):
-    body, code, words = BAD[case]
+    body, code, words, line = BAD[case]
     text = ("return {\n  name = \"bad\",\n  setup = function(opts, rng) return {to_move = 1} end,\n"
             f"  steps = function(s, m)\n    {body}\n  end,\n"
             "  play = function(s, m) return {to_move = 3 - s.to_move} end,\n"
@@ -181,7 +185,7 @@ def test_a_bad_steps_is_named_with_its_code_and_line(tmp_path, runtime, case):
         with pytest.raises(ScriptError) as info:
             ask()
         err = info.value
-        assert (err.code, err.line, err.hook) == (code, 4, "steps") and words in err.message, err
+        assert (err.code, err.line, err.hook) == (code, line, "steps") and words in err.message, err
 
 
 def test_a_game_needs_moves_or_steps(tmp_path):
@@ -264,17 +268,65 @@ BROKEN_PROMISES = {
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
 @pytest.mark.parametrize("case", sorted(BROKEN_PROMISES))
-def test_a_broken_promise_of_most_next_steps_is_e050(tmp_path, runtime, case):
+def test_a_broken_promise_of_most_next_steps_is_e050_at_its_line(tmp_path, runtime, case):
     field, words = BROKEN_PROMISES[case]
     text = BOUNDED.replace("most_next_steps = 4,", field)
     if "moves_end_early" in field:
         text = text.replace("  moves_end_early = true,\n", "").replace(
             'if m[1] == "b" then return {"p"} end', 'if m[1] == "b" then return nil end')
+        culprits = ['if m[1] == "b" then return nil end'] * 2     # a move of one step
+    else:
+        # Four steps: listing finds the list of second steps first; the random draw asks only
+        # for lists of last steps (a-p's).
+        culprits = ['if m[1] == "a" then return {"p", "q", "r", "s"} end',
+                    'if m[1] == "a" and m[2] == "p" then return {"1", "2", "3", "4"} end']
+    lines = [next(i for i, t in enumerate(text.split("\n"), 1) if c in t) for c in culprits]
     pos = load_text(tmp_path, text, runtime).start()
-    for ask in (lambda: pos.legal_moves, lambda: random_moves(pos, 50, 1)):
+    for ask, line in zip((lambda: pos.legal_moves, lambda: random_moves(pos, 50, 1)), lines):
         with pytest.raises(ScriptError) as info:
             ask()
-        assert info.value.code == "E050" and info.value.hook == "steps" and words in info.value.message, info.value
+        err = info.value
+        assert (err.code, err.hook, err.line) == ("E050", "steps", line) and words in err.message, err
+
+
+# A list of next steps that holds a step twice: the move is listed twice (E051), at the line
+# that added the step the second time; the list longer than the promise, at the line that
+# added the step one too many.
+GROWING = '''local g = nomv.grid.square(3, 1)
+return {
+  name = "growing",
+  grid = g,
+  most_next_steps = 3,
+  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
+  steps = function(s, m)
+    if #m == 1 then return nil end
+    local out = {}
+    for i = 1, 3 do
+      if s.board[i] == 0 then out[#out + 1] = g.ids[i] end
+    end
+    if #out == 3 then out[#out + 1] = out[1] end  -- the first step again
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g.index[m[1]]] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s) if s.board[3] ~= 0 then return {winner = 1} end end,
+}
+'''
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_step_listed_twice_is_e051_at_the_line_that_added_it(tmp_path, runtime):
+    path = tmp_path / "growing.lua"
+    path.write_text(GROWING.replace("  most_next_steps = 3,\n", "  \n"))
+    report = check(path, runtime=runtime, playouts=2, stats_games=0, seconds=0, coverage=False)
+    assert [(d.code, d.line) for d in report.errors] == [("E051", 13)], report.format()
+    path.write_text(GROWING)
+    with pytest.raises(ScriptError) as info:
+        nomv.Game.load(str(path), runtime).start().legal_moves
+    assert (info.value.code, info.value.line) == ("E050", 13) and "more than most_next_steps (3)" in info.value.message
 
 
 @pytest.mark.parametrize("value, words", [

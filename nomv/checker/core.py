@@ -388,7 +388,7 @@ class _ScriptChecker:
                     added = engine.move_added_at(state, again)
                 except ScriptError:
                     added = None
-                r.add(added or self.line("moves"), "E051",
+                r.add(added or self.line("moves", "steps"), "E051",
                       f"the move {'-'.join(moves[again].steps)} is listed twice ({here})")
             if full and "steps" in hooks and "moves" in hooks and not self._steps_agree(state, moves, here):
                 return False

@@ -9,6 +9,7 @@
 --   limits     the time limit (count hook, deadlines, beats) and the caps on replies
 --   json       JSON out: every reply to Python that is not a number, string or state handle
 --   errors     guarded requests, error JSON with the script's line, contract() with its code
+--   blame      the script's line behind a contract broken by a hook that has returned
 --   sandbox    the script's allow-listed environment (the refused names: nomv/schema.py)
 --   library    the `nomv` library the script sees; the init request
 --   loader     the load request: compile and run the script, describe its game table
@@ -28,7 +29,7 @@
 
 local parts = ...   -- {name = source} of the parts
 local H, P = {}, {}
-local ORDER = {"limits", "json", "errors", "sandbox", "library", "loader", "hooks", "results",
+local ORDER = {"limits", "json", "errors", "blame", "sandbox", "library", "loader", "hooks", "results",
                "steps", "moves", "scene", "requests", "loops", "computer", "coverage"}
 for _, name in ipairs(ORDER) do
   local chunk, err = load(parts[name], "@nomv/host/" .. name .. ".lua", "t")

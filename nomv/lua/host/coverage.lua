@@ -10,9 +10,7 @@ local H, P = ...
 
 local type, next, pairs, ipairs, getmetatable = type, next, pairs, ipairs, getmetatable
 local tsort = table.sort
-local sethook, gethook, getinfo, getupvalue, getlocal =
-      debug.sethook, debug.gethook, debug.getinfo, debug.getupvalue, debug.getlocal
-local rawlen = rawlen or function(t) return #t end
+local sethook, getinfo, getupvalue = debug.sethook, debug.getinfo, debug.getupvalue
 local count_hook, to_json = P.count_hook, P.to_json
 
 local covered, cov_protos = nil, nil
@@ -110,32 +108,11 @@ function H.coverage_stop()
 end
 
 -- For the checker's E051 (a move listed twice): the line of the script that added item `index`
--- to the list moves(state) returns, or nil when that cannot be told.  moves() runs again under
--- a line hook that looks at the table locals of each script function running: the first time a
--- table has at least `index` items, the line its function ran before is the one that added it
--- (an `out[#out + 1] = ...`, a table.insert, a local's constructor, or a helper's line when a
--- helper adds).  A list returned as it is made (`return {...}`) has no such line.
+-- to the list moves(state) returns (blame.lua), or for a game of steps() alone the line that
+-- added a step twice to one of its lists; nil when that cannot be told.
 function H.move_added_at(state, index)
-  local source = P.script_source()
-  local found, last = {}, {}
-  local function hook(event, line)
-    if event ~= "line" then return count_hook() end
-    local info = getinfo(2, "fS")
-    if info.source ~= source then return end
-    local f = info.func
-    for i = 1, 250 do
-      local name, v = getlocal(2, i)
-      if name == nil then break end
-      if type(v) == "table" and found[v] == nil and rawlen(v) >= index then found[v] = last[f] or line end
-    end
-    last[f] = line
-  end
   return P.guarded("moves", function()
-    local h, mask, count = gethook()
-    sethook(hook, "l", P.limit_seconds() > 0 and 10000 or 0)
-    local ok, ms = pcall(P.list_moves, state)
-    if h then sethook(h, mask, count) else sethook() end
-    if not ok then error(ms, 0) end
-    return found[ms]
+    if P.steps_only() then return P.step_added_at(state, P.list_moves(state)[index]) end
+    return P.blame_growth(P.list_moves, index, state)
   end)
 end

@@ -73,8 +73,9 @@ end
 
 -- An error that the host reports as a broken contract (not an error raised in the script),
 -- with the checker's code for it, and the hook that broke it when the host knows better than
--- the stack (a hook that has returned is no longer on it).
-function P.contract(code, msg, hook) error({plain = msg, code = code, hook = hook}, 0) end
+-- the stack (a hook that has returned is no longer on it): then the error names `line`, where
+-- blame.lua found one, else the line where that hook begins.
+function P.contract(code, msg, hook, line) error({plain = msg, code = code, hook = hook, line = line}, 0) end
 local contract = P.contract
 
 -- A text the host hands on to a front end (a result's reason, a scene's status, a label): nil,
@@ -145,8 +146,9 @@ local function handler(e)
   if type(e) == "table" and type(rawget(e, "plain")) == "string" then
     local code = rawget(e, "code")
     local hook = rawget(e, "hook")
-    if type(hook) == "string" then   -- (the hook has returned: its line is where it begins)
-      return {kind = "error", message = e.plain, line = hook_line(hook), hook = hook,
+    if type(hook) == "string" then   -- (the hook has returned: the line blamed, else its first)
+      local line = rawget(e, "line")
+      return {kind = "error", message = e.plain, line = type(line) == "number" and line or hook_line(hook), hook = hook,
               code = type(code) == "string" and code or nil}
     end
     return {kind = "error", message = e.plain, line = script_line(3), hook = error_hook(3),

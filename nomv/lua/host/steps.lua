@@ -9,6 +9,7 @@ local H, P = ...
 
 local type, floor, format = type, math.floor, string.format
 local contract, describe, set_hook = P.contract, P.describe, P.set_hook
+local blame_return, blame_growth, blame_change = P.blame_return, P.blame_growth, P.blame_change
 
 -- A move longer than this is a steps() that never says a move is whole (it would recurse until
 -- the stack ran out): named as such rather than as a stack overflow.
@@ -27,34 +28,56 @@ P.on_game(function(game)
   whole_k = nil
 end)
 
-local function bad_list(got, depth)
-  contract("E050", format("steps must return a list of the next steps, or nil when the move is whole; "
-                          .. "after %d step%s it returned %s", depth, depth == 1 and "" or "s", describe(got)), "steps")
+-- The broken promises below are found once steps() has returned: each names the line of the
+-- script that broke it (blame.lua asks steps() again, on a copy of the partial move it had).
+local function lent(partial, depth)
+  local c = {}
+  for k = 1, depth do c[k] = partial[k] end
+  return c
 end
 
-local function too_deep()
+-- The line of the `return` of steps(state, partial[1..depth]).
+local function returned_at(state, partial, depth)
+  return blame_return(steps, state, lent(partial, depth))
+end
+
+local function bad_list(got, state, partial, depth)
+  contract("E050", format("steps must return a list of the next steps, or nil when the move is whole; "
+                          .. "after %d step%s it returned %s", depth, depth == 1 and "" or "s", describe(got)),
+           "steps", returned_at(state, partial, depth))
+end
+
+local function too_deep(state, partial, depth)
   contract("E050", format("steps went on for more than %d steps without a whole move "
-                          .. "(steps(state, partial) must return nil once `partial` is a whole move)", MAX_DEPTH), "steps")
+                          .. "(steps(state, partial) must return nil once `partial` is a whole move)", MAX_DEPTH),
+           "steps", returned_at(state, partial, depth))
+end
+
+local function changed(state, partial, depth)
+  local copy = lent(partial, depth)
+  contract("E050", "steps changed the partial move it was given (read it; build your own list to return)",
+           "steps", blame_change(steps, copy, depth, state, copy))
 end
 
 -- The script's next steps after partial[1..depth], checked for being a list or nil.  The script
 -- must not keep or change `partial`: the host extends and shortens that one list as it walks.
 local function next_steps(state, partial, depth)
   local nexts = steps(state, partial)
-  if nexts ~= nil and type(nexts) ~= "table" then bad_list(nexts, depth) end
-  if #partial ~= depth then
-    contract("E050", "steps changed the partial move it was given (read it; build your own list to return)", "steps")
-  end
+  if nexts ~= nil and type(nexts) ~= "table" then bad_list(nexts, state, partial, depth) end
+  if #partial ~= depth then changed(state, partial, depth) end
   return nexts
 end
 
-local function uneven()
+local function uneven(state, partial, depth)
   contract("E050", "with most_next_steps, every whole move must have the same number of steps, "
-                   .. "but steps() ended a move early or went on past that number", "steps")
+                   .. "but steps() ended a move early or went on past that number",
+           "steps", returned_at(state, partial, depth))
 end
 
-local function too_many(n)
-  contract("E050", format("steps() returned %d next steps, more than most_next_steps (%d)", n, most), "steps")
+-- (The line that added the list's item most + 1, else its return.)
+local function too_many(n, state, partial, depth)
+  contract("E050", format("steps() returned %d next steps, more than most_next_steps (%d)", n, most),
+           "steps", blame_growth(steps, most + 1, state, lent(partial, depth)) or returned_at(state, partial, depth))
 end
 
 -- Every whole move that begins with partial[1..depth], each a new list, appended to `out`.
@@ -64,10 +87,10 @@ local function collect(state, partial, depth, out)
     -- The promise of most_next_steps, checked wherever the moves are listed (nomv check lists
     -- them at every ply): no longer list, and every whole move as long as the first one seen.
     if nexts == nil and depth > 0 then
-      if whole_k and depth ~= whole_k then uneven() end
+      if whole_k and depth ~= whole_k then uneven(state, partial, depth) end
       whole_k = depth
     elseif nexts ~= nil and #nexts > most then
-      too_many(#nexts)
+      too_many(#nexts, state, partial, depth)
     end
   end
   if nexts == nil then
@@ -78,7 +101,7 @@ local function collect(state, partial, depth, out)
     end
     return
   end
-  if depth >= MAX_DEPTH then too_deep() end
+  if depth >= MAX_DEPTH then too_deep(state, partial, depth) end
   local d1 = depth + 1
   for i = 1, #nexts do
     partial[d1] = nexts[i]
@@ -91,7 +114,7 @@ end
 local function exists(state, partial, depth)
   local nexts = next_steps(state, partial, depth)
   if nexts == nil then return depth > 0 end
-  if depth >= MAX_DEPTH then too_deep() end
+  if depth >= MAX_DEPTH then too_deep(state, partial, depth) end
   local d1 = depth + 1
   for i = 1, #nexts do
     partial[d1] = nexts[i]
@@ -102,6 +125,30 @@ local function exists(state, partial, depth)
 end
 
 function P.has_steps() return steps ~= nil end
+local only = false
+P.on_game(function(game) only = steps ~= nil and game.moves == nil end)
+-- Whether steps() alone gives the moves (a game may have both, and then moves() lists them).
+function P.steps_only() return only end
+
+-- For the checker's E051: a whole move listed twice comes from one list of next steps that
+-- holds a step twice; the line of steps() that added it the second time, or nil.
+function P.step_added_at(state, mv)
+  if type(mv) ~= "table" then return nil end
+  local partial = {}
+  for depth = 0, #mv - 1 do
+    local nexts = steps(state, partial)
+    if type(nexts) ~= "table" then return nil end
+    local want, seen = mv[depth + 1], false
+    for i = 1, #nexts do
+      if nexts[i] == want then
+        if seen then return blame_growth(steps, i, state, lent(partial, depth)) end
+        seen = true
+      end
+    end
+    partial[depth + 1] = want
+  end
+  return nil
+end
 
 -- The legal moves as steps() describes them: the list moves() would return.
 function P.moves_from_steps(state)
@@ -133,7 +180,7 @@ local function exact_draw(state, rng)
   local nexts = next_steps(state, partial, 0)
   while true do
     if nexts ~= nil and #nexts > 0 then      -- down to the first next step
-      if depth >= MAX_DEPTH then too_deep() end
+      if depth >= MAX_DEPTH then too_deep(state, partial, depth) end
       depth = depth + 1
       lists[depth], at[depth], partial[depth] = nexts, 1, nexts[1]
     else
@@ -178,7 +225,7 @@ local function whole_length(state)
       for k = depth, 1, -1 do probe[k] = nil end
       return nexts == nil and depth > 0 and depth or nil
     end
-    if depth >= MAX_DEPTH then too_deep() end
+    if depth >= MAX_DEPTH then too_deep(state, probe, depth) end
     depth = depth + 1
     probe[depth] = nexts[1]
   end
@@ -193,7 +240,7 @@ local function gather(state, partial, depth, k1, count)
     return count + 1
   end
   local nexts = next_steps(state, partial, depth)
-  if nexts == nil then uneven() end
+  if nexts == nil then uneven(state, partial, depth) end
   local d1 = depth + 1
   for i = 1, #nexts do
     partial[d1] = nexts[i]
@@ -213,16 +260,16 @@ end
 local function last_steps(state, partial, t, k1)
   take(partial, t, k1)
   local nexts = next_steps(state, partial, k1)
-  if nexts == nil then uneven() end
+  if nexts == nil then uneven(state, partial, k1) end
   local n = #nexts
-  if n > most then too_many(n) end
+  if n > most then too_many(n, state, partial, k1) end
   return nexts, n
 end
 
 -- The whole move partial[1..k1] + last, checked for being whole, as a new list.
 local function whole(state, partial, k1, last)
   partial[k1 + 1] = last
-  if next_steps(state, partial, k1 + 1) ~= nil then uneven() end
+  if next_steps(state, partial, k1 + 1) ~= nil then uneven(state, partial, k1 + 1) end
   local mv = {}
   for j = 1, k1 + 1 do mv[j] = partial[j] end
   for j = k1 + 1, 1, -1 do partial[j] = nil end

@@ -1,12 +1,12 @@
--- expect: E050 7
+-- expect: E050 9
 -- says: steps must return a list of the next steps
 local g = nomv.grid.square(3, 1)
 return {
   name = "bad",
   setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
-  steps = function(s, m)  -- <- E050: the cell's id alone, not a list of next steps
+  steps = function(s, m)
     if #m == 1 then return nil end
-    for i = 1, 3 do if s.board[i] == 0 then return g.ids[i] end end
+    for i = 1, 3 do if s.board[i] == 0 then return g.ids[i] end end  -- <- E050: the cell's id alone, not a list
     return {}
   end,
   play = function(s, m)
