@@ -73,8 +73,8 @@ end
 
 -- An error that the host reports as a broken contract (not an error raised in the script),
 -- with the checker's code for it, and the hook that broke it when the host knows better than
--- the stack (a hook that has returned is no longer on it): then the error names `line`, where
--- blame.lua found one, else the line where that hook begins.
+-- the stack (a hook that has returned is no longer on it).  The error names `line` where
+-- blame.lua found the script's line behind it, else the line where that hook begins.
 function P.contract(code, msg, hook, line) error({plain = msg, code = code, hook = hook, line = line}, 0) end
 local contract = P.contract
 
@@ -151,7 +151,8 @@ local function handler(e)
       return {kind = "error", message = e.plain, line = type(line) == "number" and line or hook_line(hook), hook = hook,
               code = type(code) == "string" and code or nil}
     end
-    return {kind = "error", message = e.plain, line = script_line(3), hook = error_hook(3),
+    local line = rawget(e, "line")
+    return {kind = "error", message = e.plain, line = type(line) == "number" and line or script_line(3), hook = error_hook(3),
             code = type(code) == "string" and code or nil}
   end
   local msg = type(e) == "string" and e or ("error object " .. tostring(type(e) == "table" and "(a table)" or e))

@@ -3,7 +3,7 @@
 -- is written (its key, its default notation, its JSON for Python).
 local H, P = ...
 
-local type, tostring, setmetatable, rawequal, error = type, tostring, setmetatable, rawequal, error
+local type, tostring, setmetatable, rawequal, error, pcall = type, tostring, setmetatable, rawequal, error, pcall
 local format, sfind = string.format, string.find
 local concat, tsort = table.concat, table.sort
 local contract, describe = P.contract, P.describe
@@ -18,23 +18,40 @@ local function lister()
   return "moves()"
 end
 
-local function check_move(mv, i)
+-- A bad item i of state's moves (its step k, when one is bad), named at the line of the script
+-- that made it (blame.lua): the line that added it to the list moves() returned, or for
+-- steps() alone the line that added step k to a list of next steps.
+local function bad_move(state, i, k, msg)
+  local ok, line = pcall(function()
+    if lister() ~= "steps()" then return P.blame_growth(P.list_moves, i, state) end
+    if k == nil then return nil end
+    local mv = P.list_moves(state)[i]
+    return P.step_line(state, mv, k, function(x) return rawequal(x, mv[k]) end)
+  end)
+  contract("E050", msg, nil, ok and line or nil)
+end
+
+local function check_move(mv, i, state)
   if type(mv) ~= "table" then
-    contract("E050", format("%s item %d is a %s, not a move (a list of step ids)", lister(), i, type(mv)))
+    bad_move(state, i, nil, format("%s item %d is a %s, not a move (a list of step ids)", lister(), i, type(mv)))
   end
   local n = #mv
-  if n == 0 then contract("E050", format("%s item %d is an empty move: a move needs at least one step", lister(), i)) end
+  if n == 0 then
+    bad_move(state, i, nil, format("%s item %d is an empty move: a move needs at least one step", lister(), i))
+  end
   for k = 1, n do
     local s = mv[k]
     if type(s) ~= "string" or s == "" or sfind(s, "[%c]") then
       if lister() == "steps()" then
-        contract("E050", format("steps() gave %s as step %d of a move: steps must be non-empty strings "
-                                .. "(the ids of what the player clicks)", describe(s), k))
+        bad_move(state, i, k, format("steps() gave %s as step %d of a move: steps must be non-empty strings "
+                                     .. "(the ids of what the player clicks)", describe(s), k))
       end
-      contract("E050", format("moves() item %d, step %d is %s: steps must be non-empty strings (the ids of what the player clicks)", i, k, describe(s)))
+      bad_move(state, i, k, format("moves() item %d, step %d is %s: steps must be non-empty strings "
+                                   .. "(the ids of what the player clicks)", i, k, describe(s)))
     end
     if #s > MAX_STEP then
-      contract("E050", format("%s item %d, step %d is %d characters long; a step id may have at most %d", lister(), i, k, #s, MAX_STEP))
+      bad_move(state, i, k, format("%s item %d, step %d is %d characters long; a step id may have at most %d",
+                                   lister(), i, k, #s, MAX_STEP))
     end
   end
 end
@@ -120,7 +137,7 @@ function P.cached_moves(state)
     if #ms > MAX_MOVES then
       contract("E050", format("moves returned %d moves; a position may have at most %d", #ms, MAX_MOVES))
     end
-    for i = 1, #ms do check_move(ms[i], i) end
+    for i = 1, #ms do check_move(ms[i], i, state) end
     if #ms == 0 and not P.is_over(state) then P.dead_end() end
     move_cache[state] = ms
     set_hook(asked)

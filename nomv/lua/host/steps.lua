@@ -130,22 +130,31 @@ P.on_game(function(game) only = steps ~= nil and game.moves == nil end)
 -- Whether steps() alone gives the moves (a game may have both, and then moves() lists them).
 function P.steps_only() return only end
 
--- For the checker's E051: a whole move listed twice comes from one list of next steps that
--- holds a step twice; the line of steps() that added it the second time, or nil.
+-- The line of steps() that added step k of the whole move mv to its list of next steps, as
+-- the item of that list for which is(item) holds, the last such (the line that added a step
+-- twice, for the checker's E051; the line that added a step that is no string, for E050); nil
+-- when that cannot be told.
+function P.step_line(state, mv, k, is)
+  if type(mv) ~= "table" then return nil end
+  local partial = lent(mv, k - 1)
+  local nexts = steps(state, partial)
+  if type(nexts) ~= "table" then return nil end
+  for i = #nexts, 1, -1 do
+    if is(nexts[i]) then return blame_growth(steps, i, state, lent(mv, k - 1)) end
+  end
+  return nil
+end
+
+-- For the checker's E051: a whole move listed twice comes from a list of next steps that holds
+-- a step twice; the line that added it the second time, or nil.
 function P.step_added_at(state, mv)
   if type(mv) ~= "table" then return nil end
-  local partial = {}
-  for depth = 0, #mv - 1 do
-    local nexts = steps(state, partial)
+  for k = 1, #mv do
+    local nexts = steps(state, lent(mv, k - 1))
     if type(nexts) ~= "table" then return nil end
-    local want, seen = mv[depth + 1], false
-    for i = 1, #nexts do
-      if nexts[i] == want then
-        if seen then return blame_growth(steps, i, state, lent(partial, depth)) end
-        seen = true
-      end
-    end
-    partial[depth + 1] = want
+    local n = 0
+    for i = 1, #nexts do if nexts[i] == mv[k] then n = n + 1 end end
+    if n > 1 then return P.step_line(state, mv, k, function(x) return x == mv[k] end) end
   end
   return nil
 end

@@ -1,12 +1,12 @@
--- expect: E050 7
--- a move without steps
+-- expect: E050 9
+-- a move without steps, named at the line that added it
 local g = nomv.grid.square(3, 1)
 return {
   name = "bad",
   setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
-  moves = function(s)  -- <- E050
+  moves = function(s)
     local out = {}
-    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {} end end
+    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {} end end  -- <- E050
     return out
   end,
   play = function(s, m)
