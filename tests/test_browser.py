@@ -169,34 +169,42 @@ def test_a_3verse_four_click_move(browser, server):
 
 def test_a_nonads_slot_and_a_rotation(browser, server):
     alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
-    match_id = challenge(alice.api, [bob.api], "nonads", [alice.api.name, bob.api.name])
-    alice.open(match_id)
-    bob.open(match_id)
-    played, two_clicks = [], 0
+    two_clicks, matches = 0, 0
     while two_clicks < 3:
-        assert len(played) < 12, "no slot with two rotations in 12 plies"
-        state = alice.api.match(match_id)
-        mover = alice if state["to_move"] in state["you"] else bob
-        legal = mover.api.match(match_id)["legal_moves"]
-        # a slot, then a rotation other than the first (two clicks, the second deciding the move);
-        # a tile that looks the same every way round offers one rotation a slot, and clicking
-        # the slot already plays it (the match's seed decides the tiles): then play on
-        slots = Counter(m["steps"][0] for m in legal if len(m["steps"]) == 2)
-        move = next((m for m in reversed(legal) if len(m["steps"]) == 2 and slots[m["steps"][0]] > 1), None)
-        if move is None:
-            mover.play(match_id, legal[0]["steps"])
-            played.append(legal[0]["notation"])
-            continue
-        two_clicks += 1
-        slot, rotation = move["steps"]
-        assert rotation.startswith("rot:")
-        mover.click_step(slot)
-        assert mover.ply() == state["ply"]
-        assert mover.page.locator(f"[data-step={json.dumps(rotation)}]").count() >= 1   # offered next
-        mover.click_step(rotation)
-        mover.wait_ply(state["ply"] + 1, timeout=3)
-        played.append(move["notation"])
-    assert alice.api.match(match_id)["moves"] == played
+        # A player may make their target within a few plies (it happened once in a full run):
+        # then the two-click moves go on in a new match.
+        assert matches < 4, "three two-click moves were not found in four matches"
+        matches += 1
+        match_id = challenge(alice.api, [bob.api], "nonads", [alice.api.name, bob.api.name])
+        alice.open(match_id)
+        bob.open(match_id)
+        played: list[str] = []
+        while two_clicks < 3:
+            assert len(played) < 12, "no slot with two rotations in 12 plies"
+            state = alice.api.match(match_id)
+            if state["status"] != "active":
+                break
+            mover = alice if state["to_move"] in state["you"] else bob
+            legal = mover.api.match(match_id)["legal_moves"]
+            # a slot, then a rotation other than the first (two clicks, the second deciding the
+            # move); a tile that looks the same every way round offers one rotation a slot, and
+            # clicking the slot already plays it (the match's seed decides the tiles): then play on
+            slots = Counter(m["steps"][0] for m in legal if len(m["steps"]) == 2)
+            move = next((m for m in reversed(legal) if len(m["steps"]) == 2 and slots[m["steps"][0]] > 1), None)
+            if move is None:
+                mover.play(match_id, legal[0]["steps"])
+                played.append(legal[0]["notation"])
+                continue
+            two_clicks += 1
+            slot, rotation = move["steps"]
+            assert rotation.startswith("rot:")
+            mover.click_step(slot)
+            assert mover.ply() == state["ply"]
+            assert mover.page.locator(f"[data-step={json.dumps(rotation)}]").count() >= 1   # offered next
+            mover.click_step(rotation)
+            mover.wait_ply(state["ply"] + 1, timeout=3)
+            played.append(move["notation"])
+        assert alice.api.match(match_id)["moves"] == played
     alice.close()
     bob.close()
 
