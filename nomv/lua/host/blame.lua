@@ -15,8 +15,11 @@ local sethook, gethook, getinfo, getlocal = debug.sethook, debug.gethook, debug.
 local rawlen = rawlen or function(t) return #t end
 local count_hook = P.count_hook
 
--- Runs f(...) with `hook` watching the events of `mask`; returns pcall's results.
+-- Runs f(...) with `hook` watching the events of `mask`; returns pcall's results.  The second
+-- run gets the time limit afresh (the first may have used most of it, and a line hook slows a
+-- run down): running out of time there only loses the line.
 local function watched(hook, mask, f, ...)
+  P.arm()
   local h, m, c = gethook()
   local function both(event, line)
     if event == "count" then return count_hook() end
