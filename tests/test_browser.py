@@ -93,11 +93,13 @@ class Player:
         before = self.ply()
         for step in steps:
             self.click_step(step)
-        try:
-            self.page.wait_for_selector(f"#board[data-ply='{before + 1}']", timeout=400)
-        except Exception:
+        # Either the move went (a move that cannot go on is sent at its last click), or it
+        # could go on and waits for Done: whichever shows, however slow the machine.
+        moved = f"#board[data-ply='{before + 1}']"
+        self.page.wait_for_selector(f"{moved}, [data-action=done]:not([disabled])", timeout=10000)
+        if self.ply() != before + 1:
             self.page.click("[data-action=done]")
-            self.page.wait_for_selector(f"#board[data-ply='{before + 1}']", timeout=3000)
+            self.page.wait_for_selector(moved, timeout=10000)
 
     def close(self) -> None:
         assert not self.errors, self.errors
