@@ -8,7 +8,7 @@
 -- their upvalues.  The main chunk is left out: it ran when the script was loaded.
 local H, P = ...
 
-local type, next, pairs, ipairs, getmetatable = type, next, pairs, ipairs, getmetatable
+local type, next, pairs, ipairs, getmetatable, rawequal = type, next, pairs, ipairs, getmetatable, rawequal
 local tsort = table.sort
 local sethook, getinfo, getupvalue = debug.sethook, debug.getinfo, debug.getupvalue
 local count_hook, to_json = P.count_hook, P.to_json
@@ -107,12 +107,40 @@ function H.coverage_stop()
   return true, to_json({ran = ran, active = active})
 end
 
--- For the checker's E051 (a move listed twice): the line of the script that added item `index`
--- to the list moves(state) returns (blame.lua), or for a game of steps() alone the line that
--- added a step twice to one of its lists; nil when that cannot be told.
+-- For the checker's E051 (a move listed twice): the line of the script that added the later of
+-- the equal moves to the list moves(state) returns (blame.lua; the `return` of a list made as it
+-- is returned), or for a game of steps() alone the line that added a step twice to one of its
+-- lists; nil when that cannot be told.  `index` is where the listing found the second copy.
+local function added_again(state, index)
+  local list, record = P.blame_items(P.need("moves"), state)
+  if type(list) ~= "table" or type(list[index]) ~= "table" then return nil end
+  local key, copies = P.move_key(list[index]), {}
+  for j = 1, #list do
+    local mv = list[j]
+    if type(mv) == "table" and P.move_key(mv) == key then copies[#copies + 1] = mv end
+  end
+  if #copies < 2 then return nil end                          -- the second run differs
+  if not record.kept(list) then return record.returned end   -- return {...}
+  -- The same table listed twice: where it was added again; else the copy made last.
+  local latest, at = -1, nil
+  for c = 1, #copies do
+    local mv = copies[c]
+    for d = c + 1, #copies do
+      if rawequal(mv, copies[d]) then return record.second_line(list, mv) end
+    end
+    local o = record.order(mv)
+    if o == nil then return nil end                           -- a copy not seen being added
+    if o > latest then latest, at = o, mv end
+  end
+  for j = 1, #list do
+    if rawequal(list[j], at) then return record.item_line(list, j) end
+  end
+  return nil
+end
+
 function H.move_added_at(state, index)
   return P.guarded("moves", function()
     if P.steps_only() then return P.step_added_at(state, P.list_moves(state)[index]) end
-    return P.blame_growth(P.list_moves, index, state)
+    return added_again(state, index)
   end)
 end

@@ -68,6 +68,7 @@ function P.describe(v)
     if #v > 60 then return format("%q... (%d characters)", ssub(v, 1, 60), #v) end
     return format("%q", v)
   end
+  if type(v) == "table" then return "a table" end   -- (its address tells the author nothing)
   return tostring(v)
 end
 

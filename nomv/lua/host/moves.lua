@@ -3,7 +3,7 @@
 -- is written (its key, its default notation, its JSON for Python).
 local H, P = ...
 
-local type, tostring, setmetatable, rawequal, error, pcall = type, tostring, setmetatable, rawequal, error, pcall
+local type, tostring, setmetatable, rawequal, error, pcall, select = type, tostring, setmetatable, rawequal, error, pcall, select
 local format, sfind = string.format, string.find
 local concat, tsort = table.concat, table.sort
 local contract, describe = P.contract, P.describe
@@ -18,42 +18,58 @@ local function lister()
   return "moves()"
 end
 
--- A bad item i of state's moves (its step k, when one is bad), named at the line of the script
--- that made it (blame.lua): the line that added it to the list moves() returned, or for
--- steps() alone the line that added step k to a list of next steps.
-local function bad_move(state, i, k, msg)
-  local ok, line = pcall(function()
-    if lister() ~= "steps()" then return P.blame_growth(P.list_moves, i, state) end
-    if k == nil then return nil end
-    local mv = P.list_moves(state)[i]
-    return P.step_line(state, mv, k, function(x) return rawequal(x, mv[k]) end)
-  end)
-  contract("E050", msg, nil, ok and line or nil)
-end
-
-local function check_move(mv, i, state)
+-- What is wrong with item i of a list of moves: a message and the number of the bad step (when
+-- a step is), or nil.
+local function move_problem(mv, i)
   if type(mv) ~= "table" then
-    bad_move(state, i, nil, format("%s item %d is a %s, not a move (a list of step ids)", lister(), i, type(mv)))
+    local hint = type(mv) == "string" and lister() == "moves()"
+                 and "; moves returns a list of moves, each a list of step ids, such as {{\"a1\"}, {\"b2\"}}" or ""
+    return format("%s item %d is a %s, not a move (a list of step ids)%s", lister(), i, type(mv), hint)
   end
   local n = #mv
-  if n == 0 then
-    bad_move(state, i, nil, format("%s item %d is an empty move: a move needs at least one step", lister(), i))
-  end
+  if n == 0 then return format("%s item %d is an empty move: a move needs at least one step", lister(), i) end
   for k = 1, n do
     local s = mv[k]
     if type(s) ~= "string" or s == "" or sfind(s, "[%c]") then
       if lister() == "steps()" then
-        bad_move(state, i, k, format("steps() gave %s as step %d of a move: steps must be non-empty strings "
-                                     .. "(the ids of what the player clicks)", describe(s), k))
+        return format("steps() gave %s as step %d of a move: steps must be non-empty strings "
+                      .. "(the ids of what the player clicks)", describe(s), k), k
       end
-      bad_move(state, i, k, format("moves() item %d, step %d is %s: steps must be non-empty strings "
-                                   .. "(the ids of what the player clicks)", i, k, describe(s)))
+      return format("moves() item %d, step %d is %s: steps must be non-empty strings "
+                    .. "(the ids of what the player clicks)", i, k, describe(s)), k
     end
     if #s > MAX_STEP then
-      bad_move(state, i, k, format("%s item %d, step %d is %d characters long; a step id may have at most %d",
-                                   lister(), i, k, #s, MAX_STEP))
+      return format("%s item %d, step %d is %d characters long; a step id may have at most %d",
+                    lister(), i, k, #s, MAX_STEP), k
     end
   end
+  return nil
+end
+
+-- The line of the script that made bad item i of state's moves (blame.lua), or nil: the line
+-- that put it in the list moves() returned (the `return`, for a list made as it is returned),
+-- or for steps() alone the line of steps() that gave its bad step k.  The second run of the
+-- hook must give the same problem at the same place.
+local function bad_move_line(state, i, k, problem)
+  if lister() == "steps()" then
+    if k == nil then return nil end
+    local mv = P.list_moves(state)[i]
+    local bad = select(1, move_problem({mv[k]}, i))
+    return P.step_line(state, mv, k, function(x) return select(1, move_problem({x}, i)) == bad end)
+  end
+  local list, record = P.blame_items(P.need("moves"), state)
+  if type(list) ~= "table" or move_problem(list[i], i) ~= problem then return nil end
+  return record.item_line(list, i) or (not record.kept(list) and record.returned or nil)
+end
+
+local function bad_move(state, i, k, problem)
+  local ok, line = pcall(bad_move_line, state, i, k, problem)
+  contract("E050", problem, lister() == "steps()" and "steps" or nil, ok and line or nil)
+end
+
+local function check_move(mv, i, state)
+  local problem, k = move_problem(mv, i)
+  if problem then bad_move(state, i, k, problem) end
 end
 
 -- The list moves() returns, checked only for being a list (the loops' fast path); for a game

@@ -9,7 +9,7 @@ local H, P = ...
 
 local type, floor, format = type, math.floor, string.format
 local contract, describe, set_hook = P.contract, P.describe, P.set_hook
-local blame_return, blame_growth, blame_change = P.blame_return, P.blame_growth, P.blame_change
+local blame_return, blame_growth, blame_change, blame_items = P.blame_return, P.blame_growth, P.blame_change, P.blame_items
 
 -- A move longer than this is a steps() that never says a move is whole (it would recurse until
 -- the stack ran out): named as such rather than as a stack overflow.
@@ -36,48 +36,66 @@ local function lent(partial, depth)
   return c
 end
 
--- The line of the `return` of steps(state, partial[1..depth]).
-local function returned_at(state, partial, depth)
-  return blame_return(steps, state, lent(partial, depth))
+-- The line of the `return` of steps(state, partial[1..depth]), when the second run returns
+-- what broke the contract again (same(value)), else nil.
+local function returned_at(state, partial, depth, same)
+  local line, value = blame_return(steps, state, lent(partial, depth))
+  if line ~= nil and same(value) then return line end
+  return nil
 end
+
+local function not_a_list(v) return v ~= nil and type(v) ~= "table" end
+local function a_list(v) return type(v) == "table" end
+local function nothing(v) return v == nil end
 
 local function bad_list(got, state, partial, depth)
   contract("E050", format("steps must return a list of the next steps, or nil when the move is whole; "
                           .. "after %d step%s it returned %s", depth, depth == 1 and "" or "s", describe(got)),
-           "steps", returned_at(state, partial, depth))
+           "steps", returned_at(state, partial, depth, not_a_list))
 end
 
 local function too_deep(state, partial, depth)
   contract("E050", format("steps went on for more than %d steps without a whole move "
                           .. "(steps(state, partial) must return nil once `partial` is a whole move)", MAX_DEPTH),
-           "steps", returned_at(state, partial, depth))
+           "steps", returned_at(state, partial, depth, a_list))
 end
 
-local function changed(state, partial, depth)
+-- (`top`: what partial[depth] held before steps() ran, so that a step it took off can be put
+-- back for the second run; a partial move that lost more cannot be given again.)
+local function changed(state, partial, depth, top)
   local copy = lent(partial, depth)
+  if depth > 0 then copy[depth] = top end
+  local line = nil
+  if #copy == depth then line = blame_change(steps, copy, depth, state, copy) end
   contract("E050", "steps changed the partial move it was given (read it; build your own list to return)",
-           "steps", blame_change(steps, copy, depth, state, copy))
+           "steps", line)
 end
 
 -- The script's next steps after partial[1..depth], checked for being a list or nil.  The script
 -- must not keep or change `partial`: the host extends and shortens that one list as it walks.
 local function next_steps(state, partial, depth)
+  local top = partial[depth]
   local nexts = steps(state, partial)
   if nexts ~= nil and type(nexts) ~= "table" then bad_list(nexts, state, partial, depth) end
-  if #partial ~= depth then changed(state, partial, depth) end
+  if #partial ~= depth or partial[depth] ~= top then changed(state, partial, depth, top) end
   return nexts
 end
 
-local function uneven(state, partial, depth)
-  contract("E050", "with most_next_steps, every whole move must have the same number of steps, "
-                   .. "but steps() ended a move early or went on past that number",
-           "steps", returned_at(state, partial, depth))
+-- (`ended`: steps() returned nil after depth steps, a whole move shorter than the others; else
+-- it returned a list where the others were whole.)
+local function uneven(state, partial, depth, ended)
+  contract("E050", format("with most_next_steps, every whole move must have the same number of steps (%d), "
+                          .. "but steps() %s after %d step%s", whole_k or depth,
+                          ended and "said a move was whole" or "gave more steps", depth, depth == 1 and "" or "s"),
+           "steps", returned_at(state, partial, depth, ended and nothing or a_list))
 end
 
 -- (The line that added the list's item most + 1, else its return.)
 local function too_many(n, state, partial, depth)
-  contract("E050", format("steps() returned %d next steps, more than most_next_steps (%d)", n, most),
-           "steps", blame_growth(steps, most + 1, state, lent(partial, depth)) or returned_at(state, partial, depth))
+  local longer = function(v) return type(v) == "table" and #v > most end
+  local line, list = blame_growth(steps, most + 1, state, lent(partial, depth))
+  if not (line and longer(list)) then line = returned_at(state, partial, depth, longer) end
+  contract("E050", format("steps() returned %d next steps, more than most_next_steps (%d)", n, most), "steps", line)
 end
 
 -- Every whole move that begins with partial[1..depth], each a new list, appended to `out`.
@@ -87,7 +105,8 @@ local function collect(state, partial, depth, out)
     -- The promise of most_next_steps, checked wherever the moves are listed (nomv check lists
     -- them at every ply): no longer list, and every whole move as long as the first one seen.
     if nexts == nil and depth > 0 then
-      if whole_k and depth ~= whole_k then uneven(state, partial, depth) end
+      if whole_k and depth < whole_k then uneven(state, partial, depth, true) end
+      if whole_k and depth > whole_k then uneven(state, partial, whole_k, false) end
       whole_k = depth
     elseif nexts ~= nil and #nexts > most then
       too_many(#nexts, state, partial, depth)
@@ -130,31 +149,39 @@ P.on_game(function(game) only = steps ~= nil and game.moves == nil end)
 -- Whether steps() alone gives the moves (a game may have both, and then moves() lists them).
 function P.steps_only() return only end
 
--- The line of steps() that added step k of the whole move mv to its list of next steps, as
--- the item of that list for which is(item) holds, the last such (the line that added a step
--- twice, for the checker's E051; the line that added a step that is no string, for E050); nil
--- when that cannot be told.
-function P.step_line(state, mv, k, is)
+-- The line of steps() that gave step k of the whole move mv, a bad step (same(x): x is bad the
+-- same way), or nil: the line that put it in the list of next steps, else the `return` of a list
+-- made as it is returned.  The second run must give such a step again.
+function P.step_line(state, mv, k, same)
   if type(mv) ~= "table" then return nil end
-  local partial = lent(mv, k - 1)
-  local nexts = steps(state, partial)
+  local nexts, record = blame_items(steps, state, lent(mv, k - 1))
   if type(nexts) ~= "table" then return nil end
-  for i = #nexts, 1, -1 do
-    if is(nexts[i]) then return blame_growth(steps, i, state, lent(mv, k - 1)) end
+  for j = 1, #nexts do
+    if same(nexts[j]) then
+      return record.item_line(nexts, j) or (not record.kept(nexts) and record.returned or nil)
+    end
   end
   return nil
 end
 
 -- For the checker's E051: a whole move listed twice comes from a list of next steps that holds
--- a step twice; the line that added it the second time, or nil.
+-- a step twice; the line of steps() that added it the second time (or the `return` of a list
+-- made as it is returned), or nil.
 function P.step_added_at(state, mv)
   if type(mv) ~= "table" then return nil end
+  local function twice(list, x)
+    local n = 0
+    for i = 1, #list do if list[i] == x then n = n + 1 end end
+    return n > 1
+  end
   for k = 1, #mv do
     local nexts = steps(state, lent(mv, k - 1))
     if type(nexts) ~= "table" then return nil end
-    local n = 0
-    for i = 1, #nexts do if nexts[i] == mv[k] then n = n + 1 end end
-    if n > 1 then return P.step_line(state, mv, k, function(x) return x == mv[k] end) end
+    if twice(nexts, mv[k]) then
+      local again, record = blame_items(steps, state, lent(mv, k - 1))
+      if type(again) ~= "table" or not twice(again, mv[k]) then return nil end
+      return record.second_line(again, mv[k]) or (not record.kept(again) and record.returned or nil)
+    end
   end
   return nil
 end
@@ -249,7 +276,7 @@ local function gather(state, partial, depth, k1, count)
     return count + 1
   end
   local nexts = next_steps(state, partial, depth)
-  if nexts == nil then uneven(state, partial, depth) end
+  if nexts == nil then uneven(state, partial, depth, true) end
   local d1 = depth + 1
   for i = 1, #nexts do
     partial[d1] = nexts[i]
@@ -269,7 +296,7 @@ end
 local function last_steps(state, partial, t, k1)
   take(partial, t, k1)
   local nexts = next_steps(state, partial, k1)
-  if nexts == nil then uneven(state, partial, k1) end
+  if nexts == nil then uneven(state, partial, k1, true) end
   local n = #nexts
   if n > most then too_many(n, state, partial, k1) end
   return nexts, n
@@ -278,7 +305,7 @@ end
 -- The whole move partial[1..k1] + last, checked for being whole, as a new list.
 local function whole(state, partial, k1, last)
   partial[k1 + 1] = last
-  if next_steps(state, partial, k1 + 1) ~= nil then uneven(state, partial, k1 + 1) end
+  if next_steps(state, partial, k1 + 1) ~= nil then uneven(state, partial, k1 + 1, false) end
   local mv = {}
   for j = 1, k1 + 1 do mv[j] = partial[j] end
   for j = k1 + 1, 1, -1 do partial[j] = nil end

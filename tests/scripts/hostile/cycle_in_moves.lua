@@ -1,5 +1,5 @@
 -- A move that contains itself.
--- expect: moves() item 1, step 2 is table
+-- expect: moves() item 1, step 2 is a table
 -- hook: moves
 return {
   name = "hostile",

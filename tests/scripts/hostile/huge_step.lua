@@ -1,7 +1,7 @@
 -- A step id of five thousand characters.
 -- expect: step 1 is 5000 characters long; a step id may have at most 1000
 -- hook: moves
--- line: 10
+-- line: 11
 return {
   name = "hostile",
   setup = function(opts, rng)
