@@ -127,6 +127,42 @@ def test_a_duplicate_move_is_reported_once_at_the_line_that_added_it(tmp_path):
     assert "E080" not in report.codes()
 
 
+HANGS_AT_PLY_1 = """local g = nomv.grid.square(3, 1)
+return {
+  name = "hang",
+  grid = g,
+  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
+  moves = function(s)
+    local out = {}
+    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
+    if s.board[2] ~= 0 then
+      local x = 0
+      while true do x = x + 1 end
+    end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g.index[m[1]]] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s) if s.board[3] ~= 0 then return {winner = 1} end end,
+}
+"""
+
+
+def test_a_hang_while_lines_are_traced_names_its_line(tmp_path):
+    # Coverage traces the first games' lines on Lua 5.4, which then calls no count hook inside
+    # a loop: the time limit is also looked at every thousand lines, so the loop is stopped
+    # inside Lua, at its line, not by killing the worker (which tells no line).
+    path = tmp_path / "hang.lua"
+    path.write_text(HANGS_AT_PLY_1, encoding="utf-8")
+    loop = next(i for i, t in enumerate(HANGS_AT_PLY_1.split("\n"), 1) if "while true" in t)
+    report = check(path, playouts=1, stats_games=0, seconds=0, limits=Limits(time=0.5))
+    assert [(d.code, d.line) for d in report.errors] == [("E101", loop)], report.format()
+    assert "stopped" not in report.format()
+
+
 def test_a_hang_in_random_move_inside_a_loop_names_the_hook_and_line():
     # Lua 5.4's hook stops it in the playout loop itself: reported under random_move, not
     # "playout" (LuaJIT's stopped worker is the checker's test above, through the bad script).

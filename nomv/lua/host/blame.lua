@@ -54,11 +54,17 @@ local function watched(hook, f, ...)
   if flush then flush() end
   local h, m, c = gethook()
   local limited, give_up = P.limit_seconds() > 0, clock() + MOST_SECONDS
+  local lines = 0
   local function both(event, line)
-    if event == "count" then
+    -- (Lua 5.4 calls no count hook while a line hook fires on every line of a loop: the clock
+    -- is also looked at every thousand lines.)
+    if event == "count" or lines >= 1000 then
+      lines = 0
       if not limited and clock() > give_up then error(GIVE_UP, 0) end
-      return count_hook()
+      count_hook()
+      if event == "count" then return end
     end
+    lines = lines + 1
     return hook(event, line)
   end
   sethook(both, "l", 10000)

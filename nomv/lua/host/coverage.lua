@@ -21,8 +21,13 @@ local script_source
 -- asking for the source ("S") on every line.  Closures are created all the time, so the cache
 -- is emptied now and then (a weak table of them makes the collector crawl); one function of
 -- each prototype is kept in cov_protos for its activelines.
+local lines = 0
 local function coverage_hook(event, line)
   if event == "line" then
+    -- Lua 5.4 calls no count hook while a line hook fires on every line of a loop: the time
+    -- limit is also looked at every thousand lines.
+    lines = lines + 1
+    if lines >= 1000 then lines = 0; count_hook() end
     local f = getinfo(2, "f").func
     local mine = cov_cache[f]
     if mine == nil then
