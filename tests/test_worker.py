@@ -104,6 +104,22 @@ def test_long_legal_work_is_not_stopped():
     assert stats.seconds > 0.05                  # the premise: the whole took longer than one limit
 
 
+def test_a_new_worker_process_starting_slowly_does_not_use_up_the_limit(tmp_path, monkeypatch):
+    # Starting a worker (Python and nomv's modules: ~0.1 s of CPU here, three times that on a
+    # slower machine) is not the script's time: a game whose limit is shorter than that still
+    # loads and plays in a new process.  The start is made slower here on purpose.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end:\n    pass\n",
+        encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setattr("nomv.worker._spare", None)      # the spare ready now started quickly
+    g = game(TICTACTOE, limit=0.05)
+    try:
+        assert g.start(seed=1).perft(2) == 72 and g.engine.kills == 0
+    finally:
+        g.close()
+
+
 def test_playout_games_each_get_the_limit_without_reading_the_clock_per_game():
     # Lua 5.4 in-process: only the count hook enforces the limit, and a playout re-arms it for
     # each game lazily (the hook's first firing in a game starts that game's deadline), so many
