@@ -27,6 +27,22 @@ def _wait_until_dead(pid: int) -> None:
             return
         time.sleep(0.01)
 
+
+def _wait_until_busy(pid: int, seconds: float = 0.1, timeout: float = 30) -> None:
+    """Until the process has used ``seconds`` more of CPU time: a worker inside a long loop
+    (not a fixed sleep that assumes a fast machine)."""
+    import time
+    if not os.path.isdir("/proc"):
+        time.sleep(0.3)
+        return
+    from nomv.worker import cpu_seconds
+    start = cpu_seconds(pid, 0.0)
+    deadline = time.monotonic() + timeout
+    while cpu_seconds(pid, 0.0) - start < seconds:
+        assert time.monotonic() < deadline, f"process {pid} did not get busy within {timeout} s"
+        time.sleep(0.01)
+
+
 TICTACTOE = (nomv.catalog.find("tictactoe").path).read_text(encoding="utf-8")
 #: Tic-tac-toe whose variants make one hook hang, work long or fail (see the script's header).
 FAULTS = Path(__file__).parent / "scripts" / "tictactoe_faults.lua"
@@ -232,7 +248,7 @@ def test_a_worker_ends_with_its_parent_even_in_a_long_loop(tmp_path):
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
     worker = int(parent.stdout.readline())
-    time.sleep(0.3)
+    _wait_until_busy(worker)          # in the loop
     parent.kill()
     parent.wait()
     deadline = time.monotonic() + 10
@@ -266,6 +282,7 @@ def test_closing_a_game_stops_a_request_under_way_at_once():
     import time
     g = faulty(limit=0)
     pos = g.start(variant="text_hang", seed=1)
+    pid = g.engine.process_id
     outcome = []
 
     def wait_for_text():
@@ -275,8 +292,7 @@ def test_closing_a_game_stops_a_request_under_way_at_once():
             outcome.append(exc)
     thread = threading.Thread(target=wait_for_text)
     thread.start()
-    time.sleep(0.3)
-    pid = g.engine.process_id
+    _wait_until_busy(pid)             # text() is under way
     started = time.monotonic()
     g.close()
     thread.join(5)
