@@ -43,6 +43,9 @@ GRACE = 0.25
 POLL = 0.02
 #: A worker kept off the processor is stopped after this many times the limit in real time.
 WALL_FACTOR = 4
+#: Seconds a new worker process may take to start (Python and nomv's modules) before its first
+#: request's clock starts; a process that takes longer is given up.
+STARTUP = 60
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -288,7 +291,7 @@ class WorkerProcess:
         self._garbage: list[int] = []
         self._loaded: set[str] = set()               # scripts loaded into the running process
         self._descriptions: dict[str, dict[str, Any]] = {}   # what loading each one gave
-        self._cpu = 0.0  # the process's CPU time at its last reply
+        self._cpu: float | None = None  # the process's CPU time at its last reply (None: not started)
         self._lock = threading.RLock()
 
     @property
@@ -381,7 +384,7 @@ class WorkerProcess:
         self._process, self._send, self._recv = process, send, receive
         self._garbage = []
         self._loaded = set()
-        self._cpu = 0.0  # a new process: its first beat gives its CPU time
+        self._cpu = None  # a new process: its first beat gives its CPU time
 
     def close(self) -> None:
         """Stops the process at once, whatever it is doing (a later request starts a new one).
@@ -440,7 +443,7 @@ class WorkerProcess:
         receive, process = self._recv, self._process
         assert receive is not None and process is not None
         since = time.monotonic()       # the last sign of progress: the request or a beat
-        since_cpu = self._cpu          # the process's CPU time then
+        since_cpu = self._cpu          # the process's CPU time then (None: not heard from yet)
         limit = self.limits.time
         while True:
             try:
@@ -461,6 +464,14 @@ class WorkerProcess:
                 status, value = "died", None
                 break
             waited = time.monotonic() - since
+            if since_cpu is None:
+                # A new process still starting: that is not the script's time.  The clock starts
+                # with the first beat, which the process sends as it takes the load request.
+                if limit > 0 and waited > STARTUP:
+                    self._kill()
+                    raise ScriptError(f"the script's worker process did not start within {STARTUP} seconds",
+                                      engine.path, hook=HOOK_OF_REQUEST.get(request, request))
+                continue
             if limit > 0 and waited > limit + GRACE and (
                     waited > WALL_FACTOR * limit + GRACE
                     or cpu_seconds(process.pid, since_cpu + waited) - since_cpu > limit + GRACE):

@@ -817,7 +817,10 @@ def test_random_move_is_legal_and_uniform(tmp_path, lua):
     assert checked != source
     path = tmp_path / "nonads_checked.lua"
     path.write_text(checked, encoding="utf-8")
-    game = nomv.Game.load(str(path), runtime=lua)
+    # Test-only heavy hook: each draw lists every move, so a whole playout game (the limit's
+    # unit) costs up to about 0.3 s of CPU under Lua 5.4 where measured, too close to the
+    # default limit (1.5 s) for a slower machine.
+    game = nomv.Game.load(str(path), runtime=lua, limits=nomv.Limits(time=60))
     for opts in ({}, {"slide_rule": "clear_line"}, {"players": 3, "mode": "advanced"}):
         stats = game.playout(40, seed=3, options=opts)
         assert stats.unfinished == 0

@@ -127,7 +127,9 @@ def test_a_good_script_uploads_and_plays_and_a_broken_one_is_refused_with_the_ch
     assert 'name = "tictac"' in source
     up = alice.ok("POST", "/api/scripts", {"source": source}, 201)
     assert up["game"] == f"{alice.name}/tictac" and up["new"] and len(up["sha256"]) == 64
-    listed = {g["name"]: g for g in httpx.get(server.url + "/api/games").json()}
+    # The first listing loads every game, each in a worker process of its own (0.9 s here, and
+    # 2.2 s with the hostile folder below): more than httpx's default 5 s on a slow machine.
+    listed = {g["name"]: g for g in httpx.get(server.url + "/api/games", timeout=60).json()}
     assert listed[up["game"]]["author"] == alice.name and listed[up["game"]]["origin"] == "upload"
     assert listed["trinim"]["origin"] == "bundled"
     assert httpx.get(f"{server.url}/api/scripts/{up['sha256']}").text == source
@@ -244,7 +246,7 @@ def test_every_hostile_script_uploaded_is_refused_and_the_server_keeps_serving(h
         if number % 20 == 0:
             canary(hostile_server, alice, bob)
     canary(hostile_server, alice, bob)
-    listed = [g["name"] for g in httpx.get(hostile_server.url + "/api/games").json()]
+    listed = [g["name"] for g in httpx.get(hostile_server.url + "/api/games", timeout=60).json()]
     assert not any(n.startswith(mallory.name) for n in listed)
     # the hourly quota of uploads (QUOTA here) counts refused ones too: a check costs CPU
     for _ in range(QUOTA - len(HOSTILE)):

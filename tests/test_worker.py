@@ -27,6 +27,22 @@ def _wait_until_dead(pid: int) -> None:
             return
         time.sleep(0.01)
 
+
+def _wait_until_busy(pid: int, seconds: float = 0.1, timeout: float = 30) -> None:
+    """Until the process has used ``seconds`` more of CPU time: a worker inside a long loop
+    (not a fixed sleep that assumes a fast machine)."""
+    import time
+    if not os.path.isdir("/proc"):
+        time.sleep(0.3)
+        return
+    from nomv.worker import cpu_seconds
+    start = cpu_seconds(pid, 0.0)
+    deadline = time.monotonic() + timeout
+    while cpu_seconds(pid, 0.0) - start < seconds:
+        assert time.monotonic() < deadline, f"process {pid} did not get busy within {timeout} s"
+        time.sleep(0.01)
+
+
 TICTACTOE = (nomv.catalog.find("tictactoe").path).read_text(encoding="utf-8")
 #: Tic-tac-toe whose variants make one hook hang, work long or fail (see the script's header).
 FAULTS = Path(__file__).parent / "scripts" / "tictactoe_faults.lua"
@@ -102,6 +118,22 @@ def test_long_legal_work_is_not_stopped():
     stats = g.playout(1000000, seed=1)          # the worker beats while the games go on
     assert stats.games == 1000000 and stats.unfinished == 0
     assert stats.seconds > 0.05                  # the premise: the whole took longer than one limit
+
+
+def test_a_new_worker_process_starting_slowly_does_not_use_up_the_limit(tmp_path, monkeypatch):
+    # Starting a worker (Python and nomv's modules: ~0.1 s of CPU here, three times that on a
+    # slower machine) is not the script's time: a game whose limit is shorter than that still
+    # loads and plays in a new process.  The start is made slower here on purpose.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end:\n    pass\n",
+        encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setattr("nomv.worker._spare", None)      # the spare ready now started quickly
+    g = game(TICTACTOE, limit=0.05)
+    try:
+        assert g.start(seed=1).perft(2) == 72 and g.engine.kills == 0
+    finally:
+        g.close()
 
 
 def test_playout_games_each_get_the_limit_without_reading_the_clock_per_game():
@@ -216,7 +248,7 @@ def test_a_worker_ends_with_its_parent_even_in_a_long_loop(tmp_path):
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
     worker = int(parent.stdout.readline())
-    time.sleep(0.3)
+    _wait_until_busy(worker)          # in the loop
     parent.kill()
     parent.wait()
     deadline = time.monotonic() + 10
@@ -250,6 +282,7 @@ def test_closing_a_game_stops_a_request_under_way_at_once():
     import time
     g = faulty(limit=0)
     pos = g.start(variant="text_hang", seed=1)
+    pid = g.engine.process_id
     outcome = []
 
     def wait_for_text():
@@ -259,8 +292,7 @@ def test_closing_a_game_stops_a_request_under_way_at_once():
             outcome.append(exc)
     thread = threading.Thread(target=wait_for_text)
     thread.start()
-    time.sleep(0.3)
-    pid = g.engine.process_id
+    _wait_until_busy(pid)             # text() is under way
     started = time.monotonic()
     g.close()
     thread.join(5)
