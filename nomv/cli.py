@@ -785,7 +785,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Lua runtime: jit (LuaJIT 2.1, default) or 5.4; or set NOMV_LUA")
     common.add_argument("--time-limit", type=_limit, metavar="SECONDS", default=None,
                         help="CPU seconds a script may take for one call, 0 for none "
-                             "(default 1.5, for nomv check 2; or set NOMV_TIME_LIMIT)")
+                             "(default 1.5, for nomv check 4; or set NOMV_TIME_LIMIT)")
     common.add_argument("--memory-mb", type=_limit, metavar="MB", default=None,
                         help="memory a game's script may use, 0 for no limit "
                              "(default 1024, for nomv check 256; or set NOMV_MEMORY_MB)")
