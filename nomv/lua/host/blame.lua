@@ -16,7 +16,7 @@ local type, pcall, rawequal, error, select = type, pcall, rawequal, error, selec
 local sethook, gethook, getinfo, getlocal = debug.sethook, debug.gethook, debug.getinfo, debug.getlocal
 local rawlen = rawlen or function(t) return #t end
 local clock = os.clock
-local count_hook = P.count_hook
+local count_hook, line_tick = P.count_hook, P.line_tick
 -- LuaJIT runs compiled traces without calling the line hook: they are flushed first, and none
 -- are compiled while the hook is set.
 local flush = type(jit) == "table" and jit.flush or nil
@@ -54,17 +54,12 @@ local function watched(hook, f, ...)
   if flush then flush() end
   local h, m, c = gethook()
   local limited, give_up = P.limit_seconds() > 0, clock() + MOST_SECONDS
-  local lines = 0
   local function both(event, line)
-    -- (Lua 5.4 calls no count hook while a line hook fires on every line of a loop: the clock
-    -- is also looked at every thousand lines.)
-    if event == "count" or lines >= 1000 then
-      lines = 0
+    if event == "count" or line_tick() then
       if not limited and clock() > give_up then error(GIVE_UP, 0) end
       count_hook()
       if event == "count" then return end
     end
-    lines = lines + 1
     return hook(event, line)
   end
   sethook(both, "l", 10000)
@@ -119,8 +114,8 @@ end
 --                               and copied on; another value: where it first entered `list`)
 --   record.second_line(list, x) the line that appended x to `list` when it held x already
 --   record.order(item)          the order in which table items were first seen
---   record.kept(list)           whether `list` was ever in a local
---   record.returned             the line of f's `return`
+-- What the returned list holds that no local showed came on the `return` line (a list made as
+-- it is returned, an item added on that line).
 -- An item put in the middle of a list (table.insert(t, 3, x)) is not seen: nil for it.
 -- The line of a change is the line its function ran before the change was seen (the change
 -- shows at the function's next line), so that a helper's change names the helper's line.
@@ -177,7 +172,7 @@ function P.blame_items(f, ...)
   -- `out[#out + 1] = x; return out` on one line, a list made by the library and returned).
   if ok and returned ~= nil and type(value) == "table" then note(value, returned) end
 
-  local record = {returned = ok and returned or nil}
+  local record = {}
   function record.item_line(list, i)
     local x = list[i]
     if type(x) == "table" then return objects[x] end
@@ -189,8 +184,6 @@ function P.blame_items(f, ...)
     return r and r.twice[x] or nil
   end
   function record.order(item) return order[item] end
-  -- Whether `list` was ever in a local (else it was made and returned at once, or by the library).
-  function record.kept(list) return lists[list] ~= nil end
   return ok and value or nil, record
 end
 

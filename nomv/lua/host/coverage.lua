@@ -11,7 +11,7 @@ local H, P = ...
 local type, next, pairs, ipairs, getmetatable, rawequal = type, next, pairs, ipairs, getmetatable, rawequal
 local tsort = table.sort
 local sethook, getinfo, getupvalue = debug.sethook, debug.getinfo, debug.getupvalue
-local count_hook, to_json = P.count_hook, P.to_json
+local count_hook, line_tick, to_json = P.count_hook, P.line_tick, P.to_json
 
 local covered, cov_protos = nil, nil
 local cov_cache, cov_cached = {}, 0
@@ -21,13 +21,9 @@ local script_source
 -- asking for the source ("S") on every line.  Closures are created all the time, so the cache
 -- is emptied now and then (a weak table of them makes the collector crawl); one function of
 -- each prototype is kept in cov_protos for its activelines.
-local lines = 0
 local function coverage_hook(event, line)
   if event == "line" then
-    -- Lua 5.4 calls no count hook while a line hook fires on every line of a loop: the time
-    -- limit is also looked at every thousand lines.
-    lines = lines + 1
-    if lines >= 1000 then lines = 0; count_hook() end
+    if line_tick() then count_hook() end   -- (see P.line_tick)
     local f = getinfo(2, "f").func
     local mine = cov_cache[f]
     if mine == nil then
@@ -125,7 +121,6 @@ local function added_again(state, index)
     if type(mv) == "table" and P.move_key(mv) == key then copies[#copies + 1] = mv end
   end
   if #copies < 2 then return nil end                          -- the second run differs
-  if not record.kept(list) then return record.returned end   -- return {...}
   -- The same table listed twice: where it was added again; else the copy made last.
   local latest, at = -1, nil
   for c = 1, #copies do

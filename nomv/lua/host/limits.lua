@@ -40,6 +40,17 @@ local function hook()
 end
 P.count_hook = hook
 
+-- Lua 5.4 calls no count hook while a line hook fires on every line of a loop (measured: none in
+-- two million iterations at a count of 10,000), so a line hook (coverage, blame) calls this on
+-- every line: true every thousand lines, when it should look at the time limit.
+local lines = 0
+function P.line_tick()
+  lines = lines + 1
+  if lines < 1000 then return false end
+  lines = 0
+  return true
+end
+
 -- In a worker process (nomv/worker.py) the parent also watches the time, and kills the worker
 -- when the hook cannot fire (LuaJIT's compiled loops).  `beat` tells the parent that a new
 -- period began (a new playout game, a new perft node), at most every 50 ms of CPU time since

@@ -3,7 +3,7 @@
 -- is written (its key, its default notation, its JSON for Python).
 local H, P = ...
 
-local type, tostring, setmetatable, rawequal, error, pcall, select = type, tostring, setmetatable, rawequal, error, pcall, select
+local type, tostring, setmetatable, rawequal, error, pcall = type, tostring, setmetatable, rawequal, error, pcall
 local format, sfind = string.format, string.find
 local concat, tsort = table.concat, table.sort
 local contract, describe = P.contract, P.describe
@@ -50,26 +50,23 @@ end
 -- that put it in the list moves() returned (the `return`, for a list made as it is returned),
 -- or for steps() alone the line of steps() that gave its bad step k.  The second run of the
 -- hook must give the same problem at the same place.
-local function bad_move_line(state, i, k, problem)
+local function bad_move_line(state, mv, i, k, problem)
   if lister() == "steps()" then
     if k == nil then return nil end
-    local mv = P.list_moves(state)[i]
-    local bad = select(1, move_problem({mv[k]}, i))
-    return P.step_line(state, mv, k, function(x) return select(1, move_problem({x}, i)) == bad end)
+    local bad = (move_problem({mv[k]}, i))
+    return P.step_line(state, mv, k, function(x) return (move_problem({x}, i)) == bad end)
   end
   local list, record = P.blame_items(P.need("moves"), state)
   if type(list) ~= "table" or move_problem(list[i], i) ~= problem then return nil end
-  return record.item_line(list, i) or (not record.kept(list) and record.returned or nil)
-end
-
-local function bad_move(state, i, k, problem)
-  local ok, line = pcall(bad_move_line, state, i, k, problem)
-  contract("E050", problem, lister() == "steps()" and "steps" or nil, ok and line or nil)
+  return record.item_line(list, i)
 end
 
 local function check_move(mv, i, state)
   local problem, k = move_problem(mv, i)
-  if problem then bad_move(state, i, k, problem) end
+  if problem then
+    local ok, line = pcall(bad_move_line, state, mv, i, k, problem)
+    contract("E050", problem, lister() == "steps()" and "steps" or nil, ok and line or nil)
+  end
 end
 
 -- The list moves() returns, checked only for being a list (the loops' fast path); for a game

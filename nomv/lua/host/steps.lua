@@ -158,7 +158,7 @@ function P.step_line(state, mv, k, same)
   if type(nexts) ~= "table" then return nil end
   for j = 1, #nexts do
     if same(nexts[j]) then
-      return record.item_line(nexts, j) or (not record.kept(nexts) and record.returned or nil)
+      return record.item_line(nexts, j)
     end
   end
   return nil
@@ -180,7 +180,7 @@ function P.step_added_at(state, mv)
     if twice(nexts, mv[k]) then
       local again, record = blame_items(steps, state, lent(mv, k - 1))
       if type(again) ~= "table" or not twice(again, mv[k]) then return nil end
-      return record.second_line(again, mv[k]) or (not record.kept(again) and record.returned or nil)
+      return record.second_line(again, mv[k])
     end
   end
   return nil
