@@ -16,6 +16,7 @@ per viewer class (views.viewer) and handed to every viewer of that class.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 from collections import OrderedDict
@@ -324,8 +325,9 @@ class Rounds:
         finally:
             with self._mutex:
                 rnd._pins -= 1
-                if len(self._rounds) > self.keep:
-                    for old in [k for k, r in self._rounds.items() if r._pins == 0][:len(self._rounds) - self.keep]:
+                if len(self._rounds) > self.keep:     # the least recently used idle ones go
+                    idle = (k for k, r in self._rounds.items() if r._pins == 0)
+                    for old in list(itertools.islice(idle, len(self._rounds) - self.keep)):
                         del self._rounds[old]
 
     @contextmanager
