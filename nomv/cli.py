@@ -188,6 +188,19 @@ def cmd_playout(args) -> int:
     return 0
 
 
+def cmd_profile(args) -> int:
+    from .profile import profile
+    if not args.seconds > 0:
+        raise UsageError("--seconds must be more than 0")
+    if args.max_plies < 1:
+        raise UsageError("--max-plies must be at least 1")
+    game = _load(args)
+    report = profile(game, _option_pairs(args.option), args.variant, seconds=args.seconds,
+                     seed=args.seed, max_plies=args.max_plies, text=True)
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.format())
+    return 0
+
+
 def cmd_perft(args) -> int:
     if args.depth < 0:
         raise UsageError("--depth must be 0 or more")
@@ -616,6 +629,23 @@ def _add_playout(sub, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_playout)
 
 
+def _add_profile(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv profile``."""
+    p = sub.add_parser("profile", parents=[common], help="where a script's random games spend their time",
+                       description="Play random games of a script for a few seconds and print where the "
+                                   "time goes: the share of each hook, the hottest lines of the script, "
+                                   "the tables allocated per ply, and advice for the costly patterns, "
+                                   f"each pointing at {catalog.doc('script-api.md')}. LuaJIT samples with "
+                                   "its own profiler (jit.profile); Lua 5.4 with a count hook.")
+    _add_game_args(p)
+    p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of sampled random games "
+                   "(default 3; then about a third of that counting lines and allocations)")
+    p.add_argument("--max-plies", type=int, default=100_000, help="stop a game after this many plies")
+    p.add_argument("--json", action="store_true", help="machine-readable output: hooks (name: share), "
+                   "lines ([{line, share}], hottest first), advice ([{text, doc}]) and the figures")
+    p.set_defaults(func=cmd_profile)
+
+
 def _add_match(sub, common: argparse.ArgumentParser) -> None:
     """The arguments of ``nomv match``."""
     p = sub.add_parser("match", parents=[common], help="play computer players against each other",
@@ -796,6 +826,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(sub, common)
     _add_render(sub, common)
     _add_playout(sub, common)
+    _add_profile(sub, common)
     _add_match(sub, common)
     _add_bench(sub, common)
     _add_perft(sub, common)
@@ -823,7 +854,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.lua:
             runtime_name(args.lua)
         args.limits = _limits(args)
-        if args.command in ("playout", "perft"):
+        if args.command in ("playout", "perft", "profile"):
             # Long loops run inside Lua where Python cannot see Ctrl+C: let it end the process.
             signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:
