@@ -40,9 +40,9 @@ DOC = "docs/script-api.md"
 #: Calls of the library that make a new table each time (a new list, a copy).
 _TABLE_MAKERS = re.compile(
     r"nomv\s*\.\s*(?:copy|copy_list|shallow|sorted_keys|split)\s*\(|"
-    r"[:.]\s*(?:ray|neighbours|line|lines|flood|groups|copy|frontier|bounds)\s*\(|unionfind\s*\.\s*new\s*\(")
+    r"[:.]\s*(?:ray|line|lines|flood|groups|copy|frontier|bounds)\s*\(|unionfind\s*\.\s*new\s*\(")
 #: Grid methods that build a new list where a field of the grid has it already.
-_GRID_LISTS = {"ray": "g.rays[d][i]", "neighbours": "g.adj[i]"}
+_GRID_LISTS = {"ray": "g.rays[d][i]"}
 #: Building a text: concatenation (not `...`), format, tostring, concat.
 _STRINGS = re.compile(r"(?<!\.)\.\.(?!\.)|\bformat\s*\(|\btostring\s*\(|\bconcat\s*\(")
 #: What keeps LuaJIT from compiling a line, or slows the compiled code (script-api.md).
@@ -413,16 +413,34 @@ def advise(prof: Profile, raw: dict[str, Any], script: _Script, game: Game,
         again = [(f, by.get(result_at, 0)) for f, by in calls.items() if f in listing]
         again = [(f, n) for f, n in again if n / plies >= 0.5]
         if again:
-            f, n = max(again, key=lambda item: item[1])
-            where = [int(line) for line in sorted(callers.get(f, {}), key=lambda l: -callers[f][l])
-                     if result_at <= int(line) <= _last_line(script, result_at)]
+            # The function result() calls itself (moves_of), rather than one it reaches through it.
+            result_end = _last_line(script, result_at)
+            def from_result(f: int) -> float:
+                return sum(n for l, n in callers.get(f, {}).items() if result_at <= int(l) <= result_end)
+            f, n = max(again, key=lambda item: (from_result(item[0]) > 0, item[1]))
+            where = [int(l) for l in sorted(callers.get(f, {}), key=lambda l: -callers[f][l])
+                     if result_at <= int(l) <= result_end]
             line = where[0] if where else None
-            what = "moves() itself" if f == moves_at else f"the function at line {f}, which moves() uses too"
+            what = "moves() itself" if f == moves_at else f"{_function_name(script, f)}, which moves() uses too"
             found.append((result_share, Advice(
-                f"result() takes {_pct(result_share)} of the time and calls {what} {_amount(n / plies)} "
-                f"times a ply{f' (line {line})' if line else ''}: it lists the moves again.  Ask "
+                f"result() takes {_pct(result_share)} of the time and calls {what}, {_amount(n / plies)} "
+                f"times a ply{f' (at line {line})' if line else ''}: it lists the moves again.  Ask "
                 "nomv.legal(s) (the list the random move is drawn from, made once a ply) or "
                 "nomv.has_move(s) instead.", _anchor("ask-for-the-moves-once-a-ply"), line)))
+
+    # 1b. result() asks for the list every ply although random_move needs none.
+    moves_share = hooks.get("moves", 0.0)
+    if plies and moves_at and result_at and "random_move" in names and moves_share >= 0.3:
+        listed = calls.get(moves_at, {}).get("host", 0) / plies
+        result_end = _last_line(script, result_at)
+        asks = [k for k in range(result_at, result_end + 1)
+                if re.search(r"nomv\s*\.\s*(?:legal|has_move)\s*\(", script.code_at(k))]
+        if listed >= 0.5 and asks:
+            found.append((moves_share, Advice(
+                f"moves() lists every move at every ply ({_amount(listed)} times a ply, {_pct(moves_share)} of the time) "
+                f"although random_move draws a move without the list: result() asks for it (line {asks[0]}).  "
+                "Ask only whether the player to move has a move, stopping at the first.",
+                _anchor("ask-for-the-moves-once-a-ply"), asks[0])))
 
     # 2. Lists built only to be counted: #f(...), or a local list used only for its length.
     for line, callee in _counted_lists(script):
@@ -449,7 +467,6 @@ def advise(prof: Profile, raw: dict[str, Any], script: _Script, game: Game,
                 script.hook_lines.get("steps"))))
 
     # 4. No random_move: every ply lists every move to draw one.
-    moves_share = hooks.get("moves", 0.0)
     if ("moves" in names and "random_move" not in names and "steps" not in names
             and moves_share >= 0.4 and (prof.moves_per_ply or 0) >= 8):
         found.append((moves_share * 0.8, Advice(
@@ -532,6 +549,14 @@ def script_hook(script: _Script, line: int) -> str:
 
 def _last_line(script: _Script, first: int) -> int:
     return next((b for a, b in script.ranges if a == first), first)
+
+
+def _function_name(script: _Script, first: int) -> str:
+    """How the script names the function that begins at line `first`: "moves_of (line 31)"."""
+    code = script.code_at(first)
+    m = re.search(r"function\s+([\w.:]+)\s*\(|([\w.]+)\s*=\s*function\b", code)
+    name = next((g for g in m.groups() if g), None) if m else None
+    return f"{name} (line {first})" if name else f"the function at line {first}"
 
 
 def _library_function(key: Any) -> str | None:
