@@ -477,7 +477,8 @@ def advise(prof: Profile, raw: dict[str, Any], script: _Script, game: Game,
 
     # 5. Allocation: many tables a ply (the collector's share under LuaJIT).
     gc = prof.gc or 0.0
-    if prof.tables_per_ply is not None and prof.tables_per_ply >= 4 and (gc >= 0.1 or prof.gc is None):
+    if prof.tables_per_ply is not None and (prof.tables_per_ply >= 8 or (prof.tables_per_ply >= 4 and
+                                                                       (gc >= 0.1 or prof.gc is None))):
         top = prof.allocating[:3]
         at = ", ".join(f"line {ln.line} ({_amount(ln.tables_per_ply or 0)})" for ln in top)
         cost = f"; the garbage collector takes {_pct(gc)} of the time" if prof.gc is not None else ""
@@ -600,3 +601,50 @@ def _counted_lists(script: _Script) -> list[tuple[int, str]]:
 
 def _pct(share: float) -> str:
     return f"{100 * share:.0f}%"
+
+
+# -- the end of nomv check's report ---------------------------------------------------------------
+
+#: A hook with at least this share of the time "clearly dominates" (nomv check then points at
+#: nomv profile).
+DOMINANT = 0.5
+#: CPU seconds of sampled random games behind that pointer, per script.
+CHECK_SECONDS = 0.25
+
+
+def check_speed(scripts: list[Any], options: dict[str, Any] | None = None, limits: Any = None) -> list[dict[str, Any]]:
+    """For nomv check: each script's random games/s (from the check's own playouts), and the
+    hook that clearly dominates a short profile of them, if one does.  Scripts with errors are
+    left out (their speed means nothing yet)."""
+    out = []
+    for report in scripts:
+        stats = report.stats
+        if not stats or report.errors:
+            continue
+        row: dict[str, Any] = {"path": report.path, "runtime": stats["runtime"],
+                               "games_per_second": stats["games_per_second"]}
+        try:
+            with Game.load(report.path, runtime=stats["runtime"], limits=limits) as game:
+                quick = profile(game, options, seconds=CHECK_SECONDS, text=True, full=False)
+            row["hooks"] = {k: round(v, 3) for k, v in quick.hooks.items()}
+            found = quick.dominant(DOMINANT)
+            if found:
+                row["dominant"] = {"hook": found[0], "share": round(found[1], 3)}
+        except Exception as exc:           # the check has said what is wrong with the script
+            row["profile_error"] = str(exc)
+        out.append(row)
+    return out
+
+
+def format_check_speed(rows: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for row in rows:
+        rt = "LuaJIT" if row["runtime"] == "jit" else "Lua 5.4"
+        text = f"speed: {row['path']}: {row['games_per_second']:,.0f} random games/s on {rt}"
+        if "dominant" in row:
+            hook, share = row["dominant"]["hook"], row["dominant"]["share"]
+            what = f"{hook}()" if hook in HOOKS else hook
+            text += (f"; {what} takes {100 * share:.0f}% of the time: nomv profile {row['path']} shows "
+                     "where, and what to do")
+        lines.append(text)
+    return lines

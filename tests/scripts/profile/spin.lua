@@ -3,6 +3,8 @@
 local g = nomv.grid.square(3, 3)
 return {
   name = "spin",
+  grid = g,
+  pieces = {{fill = "black"}, {fill = "white"}},
   setup = function(opts, rng) return {board = {0, 0, 0, 0, 0, 0, 0, 0, 0}, to_move = 1, ply = 0} end,
   moves = function(s)
     local out = {}
