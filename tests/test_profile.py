@@ -205,3 +205,18 @@ def test_bench_measures_any_script(capsys):
     assert main(["bench", "--game", "no-such.lua"]) == 1
     assert main(["bench", "--game", "conect4"]) == 2
     assert "did you mean 'connect4'" in capsys.readouterr().err
+
+
+def test_bench_against_a_revision_plays_both_side_by_side(capsys):
+    # This very commit, installed in a temporary environment (git archive, pip), against the
+    # tree: the same script on both sides, one round.
+    path = PROFILE / "spin.lua"
+    assert main(["bench", "--against", "HEAD", "--game", str(path), "--rounds", "2", "--seconds", "0.05",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["against"] == "HEAD" and len(data["commit"]) == 40 and data["rounds"] == 2
+    (row,) = data["games"]
+    assert len(row["base_runs"]) == len(row["ours_runs"]) == 2
+    assert row["base"] > 0 and row["ours"] > 0 and row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
+    assert main(["bench", "--against", "no-such-revision"]) == 1
+    assert "no such revision" in capsys.readouterr().err
