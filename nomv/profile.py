@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import catalog
+from .errors import NomvError
 from .game import Game, seed_words
 from .scriptlines import strip_lua
 
@@ -630,7 +631,7 @@ def check_speed(scripts: list[Any], options: dict[str, Any] | None = None, limit
             found = quick.dominant(DOMINANT)
             if found:
                 row["dominant"] = {"hook": found[0], "share": round(found[1], 3)}
-        except Exception as exc:           # the check has said what is wrong with the script
+        except NomvError as exc:           # (the check has said what is wrong with the script)
             row["profile_error"] = str(exc)
         out.append(row)
     return out

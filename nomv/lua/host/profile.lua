@@ -76,7 +76,10 @@ local function timing(opts, master, seconds, np, max_plies)
     if not ok then error(games, 0) end
     return sampler, samples, games, plies, spent
   end
+  -- A count hook, which compiled code never calls: a LuaJIT without its profiler interprets.
   sampler = "hook"
+  local jit_was_on = type(JIT) == "table" and JIT.status()
+  if jit_was_on then JIT.off(); JIT.flush() end
   local last, frames = clock(), {}
   local function take()
     count_hook()                                            -- the time limit, as always
@@ -103,6 +106,7 @@ local function timing(opts, master, seconds, np, max_plies)
   last = clock()
   local ok, games, plies, spent = pcall(play_for, opts, master, seconds, np, max_plies)
   H.set_limit(P.limit_seconds())                           -- the usual hook again
+  if jit_was_on then JIT.on() end
   if not ok then error(games, 0) end
   return sampler, samples, games, plies, spent
 end
