@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -55,6 +56,20 @@ def script(name):
             return str(folder / (name + ".lua")), False
     return None, False
 
+def load(path, lua):
+    try:
+        return Game.load(path, runtime=lua, isolate=False)
+    except TypeError:
+        return Game.load(path, runtime=lua)
+
+if len(sys.argv) > 1:          # one run, for a count of instructions: GAME LUA N (N random games)
+    path, _ = script(sys.argv[1])
+    game, left, seed = load(path, sys.argv[2]), int(sys.argv[3]), 0
+    while left > 0:
+        seed += game.playout(min(left, 20000), seed=seed).games
+        left = int(sys.argv[3]) - seed
+    sys.exit(0)
+
 def rate(game, budget):
     n, games, plies, start = 50, 0, 0, time.process_time()
     while time.process_time() - start < budget:
@@ -70,10 +85,7 @@ for line in sys.stdin:
         if path is None:
             reply = {"missing": True}
         else:
-            try:
-                game = Game.load(path, runtime=request["lua"], isolate=False)
-            except TypeError:
-                game = Game.load(path, runtime=request["lua"])
+            game = load(path, request["lua"])
             rate(game, request["seconds"] / 10)
             games, took, plies = rate(game, request["seconds"])
             reply = {"games_per_second": games / took, "plies": plies / max(games, 1), "tuned": tuned}
@@ -132,19 +144,39 @@ def install(commit: str, repo: Path, where: Path, progress: Callable[[str], None
     return python
 
 
+def _environment(cwd: Path, pythonpath: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "NOMV_PATH", "NOMV_LUA", "NOMV_ISOLATE", "PYTHONHOME")}
+    env["XDG_DATA_HOME"] = str(cwd / "data")          # no user's games shadow the bundled ones
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    return env
+
+
 class Side:
     """One revision's process, answering measurements one at a time."""
 
     def __init__(self, label: str, python: Path | str, cwd: Path, pythonpath: str | None):
-        self.label = label
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("PYTHONPATH", "NOMV_PATH", "NOMV_LUA", "NOMV_ISOLATE", "PYTHONHOME")}
-        env["XDG_DATA_HOME"] = str(cwd / "data")      # no user's games shadow the bundled ones
-        if pythonpath:
-            env["PYTHONPATH"] = pythonpath
+        self.label, self.python, self.cwd, self.pythonpath = label, python, cwd, pythonpath
         self.process = subprocess.Popen([str(python), "-c", DRIVER], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        cwd=str(cwd), env=env)
+                                        cwd=str(cwd), env=_environment(cwd, pythonpath))
+
+    def instructions(self, game: str, lua: str, games: int) -> int:
+        """The instructions a process of this side executes to load `game` and play `games`
+        random games of it (valgrind's count: the same on a busy machine as on a quiet one)."""
+        valgrind = shutil.which("valgrind")
+        if valgrind is None:
+            raise NomvError("--instructions needs valgrind (apt-get install valgrind)")
+        done = subprocess.run([valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                               str(self.python), "-c", DRIVER, game, lua, str(games)],
+                              capture_output=True, text=True, cwd=str(self.cwd),
+                              env=_environment(self.cwd, self.pythonpath))
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if done.returncode != 0 or not found:
+            raise NomvError(f"the {self.label} side could not play {game} under valgrind: "
+                            f"{done.stderr.strip()[-500:]}")
+        return int(found.group(1).replace(",", ""))
 
     def measure(self, game: str, lua: str, seconds: float) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -193,8 +225,9 @@ class Row:
 
 
 def run(rev: str, games: list[str], lua: str = "jit", seconds: float = 1.0, rounds: int = 5,
-        progress: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
-    """Measures `games` (bundled names, or paths) under `rev` and this tree, side by side."""
+        progress: Callable[[str], None] = lambda text: None, instructions: bool = False) -> dict[str, Any]:
+    """Measures `games` (bundled names, or paths) under `rev` and this tree, side by side: their
+    CPU time, or with `instructions` the instructions a random game takes (valgrind)."""
     repo = repository()
     commit = resolve(rev, repo)
     where = Path(tempfile.mkdtemp(prefix="nomv-against-"))
@@ -205,6 +238,9 @@ def run(rev: str, games: list[str], lua: str = "jit", seconds: float = 1.0, roun
         ours_path = str(Path(__file__).resolve().parent.parent)
         base, ours = Side(rev, python, where, None), Side("this tree", sys.executable, where, ours_path)
         sides = [base, ours]
+        if instructions:
+            return {"against": rev, "commit": commit, "runtime": lua, "instructions": True,
+                    "games": [_count(base, ours, g, lua, progress) for g in games]}
         rows = [Row(g) for g in games]
         for r in range(rounds):
             order = (base, ours) if r % 2 == 0 else (ours, base)
@@ -230,8 +266,38 @@ def run(rev: str, games: list[str], lua: str = "jit", seconds: float = 1.0, roun
         shutil.rmtree(where, ignore_errors=True)
 
 
+def _count(base: Side, ours: Side, game: str, lua: str, progress: Callable[[str], None]) -> dict[str, Any]:
+    """Instructions a random game of `game` takes on each side: two processes a side, playing n
+    and 3n random games (the same games on both sides, from the same seeds), whose difference
+    is 2n games without the start (Python, nomv, the script) or LuaJIT's first compiling.  They
+    run as many at once as there are cores (up to four): counts do not depend on the machine's
+    load, only the wall time does."""
+    from concurrent.futures import ThreadPoolExecutor
+    name = Path(game).name
+    probe = ours.measure(game, lua, 0.3)                  # n: about 0.1 s of games natively
+    if "games_per_second" not in probe:
+        return {"game": game, "note": probe.get("error", "not in this tree")}
+    if base.measure(game, lua, 0.02).get("missing"):
+        return {"game": game, "note": f"not in {base.label}"}
+    n = max(20, min(200_000, round(probe["games_per_second"] * 0.1)))
+    progress(f"{name}: {n:,} and {3 * n:,} random games under valgrind, on each side")
+    jobs = [(side, k) for side in (base, ours) for k in (n, 3 * n)]
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        counts = list(pool.map(lambda job: job[0].instructions(game, lua, job[1]), jobs))
+    per_game = [(counts[1] - counts[0]) / (2 * n), (counts[3] - counts[2]) / (2 * n)]
+    out: dict[str, Any] = {"game": game, "games": n, "base_instructions": round(per_game[0]),
+                           "ours_instructions": round(per_game[1])}
+    if probe.get("tuned"):
+        out["tuned"] = True
+    if per_game[0] > 0 and per_game[1] > 0:
+        out["ratio"] = round(per_game[0] / per_game[1], 3)   # above 1: this tree does less work
+    return out
+
+
 def format_table(result: dict[str, Any]) -> str:
     from .bench import table
+    if result.get("instructions"):
+        return _format_instructions(result)
     rev, rt = result["against"], "LuaJIT" if result["runtime"] == "jit" else "Lua 5.4"
     rows = []
     for g in result["games"]:
@@ -244,6 +310,25 @@ def format_table(result: dict[str, Any]) -> str:
     head = (f"Random games/s on {rt}, this tree against {rev} ({result['commit'][:10]}), side by side: "
             f"{result['rounds']} rounds of {result['seconds']:g} s of CPU a game and side, alternating; "
             "medians, and the median of each round's ratio")
+    low = [g for g in result["games"] if "ratio" in g and g["ratio"] < 0.95]
+    tail = (["", "below 0.95x: " + ", ".join(f"{Path(g['game']).name} {g['ratio']:.2f}" for g in low)] if low
+            else ["", "no game below 0.95x"])
+    return "\n".join([head, *table(rows), *tail])
+
+
+def _format_instructions(result: dict[str, Any]) -> str:
+    from .bench import table
+    rev, rt = result["against"], "LuaJIT" if result["runtime"] == "jit" else "Lua 5.4"
+    rows = []
+    for g in result["games"]:
+        label = Path(g["game"]).name + (" (tuned)" if g.get("tuned") else "")
+        if "ratio" in g:
+            rows.append({"game": label, f"{rev} instructions": g["base_instructions"],
+                         "this tree": g["ours_instructions"], "ratio": g["ratio"], "games": g["games"]})
+        else:
+            rows.append({"game": label, "games": g.get("note", "")})
+    head = (f"Instructions a random game takes on {rt}, {rev} ({result['commit'][:10]}) and this tree "
+            "(valgrind; n and 3n random games a side, the difference): ratio above 1, this tree does less")
     low = [g for g in result["games"] if "ratio" in g and g["ratio"] < 0.95]
     tail = (["", "below 0.95x: " + ", ".join(f"{Path(g['game']).name} {g['ratio']:.2f}" for g in low)] if low
             else ["", "no game below 0.95x"])

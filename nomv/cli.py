@@ -337,6 +337,8 @@ def cmd_bench(args) -> int:
         return _bench_serve(args)
     if args.against:
         return _bench_against(args)
+    if args.instructions:
+        raise UsageError("--instructions counts with --against REV")
     from . import bench
     if args.seconds is None:
         args.seconds = 1.0
@@ -383,7 +385,8 @@ def _bench_against(args) -> int:
                              f"games: {', '.join(bundled)}")
     progress = ((lambda text: print(f"  {text}...", file=sys.stderr, flush=True)) if not args.json
                 else (lambda text: None))
-    result = against.run(args.against, games, runtime_name(args.lua), seconds, args.rounds, progress)
+    result = against.run(args.against, games, runtime_name(args.lua), seconds, args.rounds, progress,
+                         instructions=args.instructions)
     print(json.dumps(result, indent=2) if args.json else against.format_table(result))
     return 0
 
@@ -735,6 +738,9 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                    "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4)")
     p.add_argument("--rounds", type=int, default=5, help="with --against: measurements of each game on "
                    "each side (default 5)")
+    p.add_argument("--instructions", action="store_true", help="with --against: count the instructions "
+                   "a random game takes on each side instead (valgrind: slower, but a busy machine does "
+                   "not change the count)")
     p.add_argument("--no-gui", action="store_true", help="skip the frame-time measurement")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_bench)

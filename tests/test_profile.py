@@ -220,3 +220,9 @@ def test_bench_against_a_revision_plays_both_side_by_side(capsys):
     assert row["base"] > 0 and row["ours"] > 0 and row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
     assert main(["bench", "--against", "no-such-revision"]) == 1
     assert "no such revision" in capsys.readouterr().err
+
+
+def test_instructions_are_counted_only_against_a_revision(capsys):
+    # (the count itself runs four processes under valgrind: measured by hand, not here)
+    assert main(["bench", "--instructions", "--game", "connect4"]) == 2
+    assert "--instructions counts with --against REV" in capsys.readouterr().err
