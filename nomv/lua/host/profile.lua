@@ -113,7 +113,9 @@ end
 
 -- Random plies, one at a time, until `seconds` of CPU time have passed; each ply gets the time
 -- limit afresh (a ply under the counting hooks can be fifty times slower than at full speed).
--- `each(state)` is called before each move is chosen.  Returns the games begun and the plies.
+-- `each(state)` is called before each move is chosen.  At least one ply is played, however
+-- short `seconds` (on a busy machine, the counting hooks' setup and first ply of a big game can
+-- take longer than a short profile's counting pass).  Returns the games begun and the plies.
 local function plies_for(opts, master, seconds, np, max_plies, each)
   local result = need("result")
   local Rng = P.Rng
@@ -121,13 +123,13 @@ local function plies_for(opts, master, seconds, np, max_plies, each)
   local t0 = clock()
   local games, plies = 0, 0
   P.start_periods()
-  while clock() - t0 < seconds do
+  while clock() - t0 < seconds or (plies == 0 and games < 100) do
     new_period()
     chance:reseed(master)
     local state = setup_with(opts, chance)
     games = games + 1
     local ply = 0
-    while clock() - t0 < seconds and ply < max_plies do
+    while (clock() - t0 < seconds or plies == 0) and ply < max_plies do
       new_period()
       local res = result(state)
       if res ~= nil and res ~= false then break end
