@@ -293,4 +293,4 @@ def test_contract_errors_carry_the_code_the_host_gave():
     with pytest.raises(nomv.ScriptError) as err:
         pos.outcome()
     assert err.value.code == "E053" and "winner must be a player number from 1 to 2, got 7" in err.value.message
-    assert err.value.line == MINIMAL.split("\n").index("  result = function(s)") + 1
+    assert err.value.line == broken.split("\n").index("    return {winner = 7}") + 1   # the return that gave it
