@@ -199,11 +199,11 @@ end
 
 local function is_name(expr) return smatch(expr, "^[%a_][%w_]*$") ~= nil end
 
--- The assignment to the local `name` before the current line of a frame's function
--- (`local name = EXPR` or `name = EXPR`, alone on its line): its line and expression.
+-- The assignment to the local `name` on or before the current line of a frame's function
+-- (`local name = EXPR` or `name = EXPR` at the start of its line): its line and expression.
 local function assigned(frame, name)
   local info = frame.info
-  for n = info.currentline - 1, info.linedefined, -1 do
+  for n = info.currentline, info.linedefined, -1 do
     local text = line_text(n)
     if not text then return nil end
     local code = code_of(text)
@@ -335,6 +335,7 @@ function P.explain_nil(msg, above)
   end
   if not first.mine then return nil end
   local line, words, via = origin(list, 1, name)
-  if not line or line == used then return nil end
+  if not line then return nil end
+  if line == used then return format("%s ('%s' gets it, and this line %s)", words, via or name, DOING[op]), line end
   return format("%s ('%s' gets it here, and line %d %s)", words, via or name, used, DOING[op]), line
 end
