@@ -2,7 +2,9 @@
 5.4 alike, for every front end (the Python API here; the checker, the window and the server in
 their own tests): a nil from a misspelt field at the line it came from, with the field that
 exists ("s.borad is nil: did you mean s.board?", nomv/lua/host/explain.lua); a bad result at
-the `return` that gave it; a missing `end` named by the block it left open (nomv/blocks.py)."""
+the `return` that gave it; the line that changed a state play was given, and the line that made
+its local the state's own table; a missing `end` named by the block it left open
+(nomv/blocks.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -122,6 +124,62 @@ def test_a_result_that_answers_otherwise_the_second_time_is_named_where_result_b
             pos.play(pos.legal_moves[0])
             pos.outcome()
     assert (info.value.code, info.value.line) == ("E053", line_of(source, "result = function(s)")), info.value
+
+
+# -- the line that changed the state play was given --------------------------------------------------
+
+MUTATIONS = {
+    "through a local that is the state's board": ('''    local b = s.board
+    b[g:at(m[1])] = s.to_move  -- <- here
+    return {board = b, to_move = 3 - s.to_move}''', "state.board", "[KEY]", ("b", "local b = s.board")),
+    "in a helper given the board": ('''    local b = s.board
+    mark(b, g:at(m[1]), s.to_move)
+    return {board = b, to_move = 3 - s.to_move}''', "state.board", "[KEY]", ("board", "mark(b, g:at(m[1]), s.to_move)")),
+    "a field of the state itself": ('''    s.to_move = 3 - s.to_move  -- <- here
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = 3 - s.to_move
+    return {board = b, to_move = s.to_move}''', "state", ".to_move", None),
+}
+HELPER = "local function mark(board, i, p)\n  board[i] = p  -- <- in mark\nend\n"
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("case", sorted(MUTATIONS))
+def test_the_line_that_changed_the_state_is_found(runtime, case):
+    body, path, key, via = MUTATIONS[case]
+    source = MINIMAL.replace('''    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}''', body).replace(
+        "local g = nomv.grid.square(3, 1)\n", "local g = nomv.grid.square(3, 1)\n" + HELPER)
+    game = nomv.Game(source, "game.lua", runtime, isolate=False)
+    engine = game.engine
+    state = engine.setup(game.resolve_options(None, None), nomv.game.seed_words(1))
+    found = engine.play_changed_at(state, 1)        # the second move: b1, cell 2
+    want = {"line": line_of(source, "-- <- here" if "<- here" in body else "-- <- in mark"), "path": path,
+            "key": key.replace("KEY", "2")}
+    if via:
+        want["via"] = {"name": via[0], "line": line_of(source, via[1])}
+    assert found == want
+    assert engine.dump(state)["board"] == [0, 0, 0], "the state asked about is left as it was"
+
+
+def test_the_checker_names_the_line_that_changed_the_state(tmp_path):
+    body, *_ = MUTATIONS["in a helper given the board"]
+    source = MINIMAL.replace('''    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}''', body).replace(
+        "local g = nomv.grid.square(3, 1)\n", "local g = nomv.grid.square(3, 1)\n" + HELPER).replace(
+        '  name = "minimal",', '  name = "minimal",\n  grid = g,')
+    path = tmp_path / "game.lua"
+    path.write_text(source, encoding="utf-8")
+    report = check(path, playouts=1, seconds=0, stats_games=0, coverage=False, extremes=False)
+    [e060] = [d for d in report.diagnostics if d.code == "E060"]
+    call = line_of(source, "mark(b, g:at(m[1]), s.to_move)")
+    assert e060.line == line_of(source, "-- <- in mark")
+    assert e060.message == (
+        f"play changed the state it was given: this line changes state.board[2] through 'board', which is "
+        f"state.board itself since line {call} (mark(b, g:at(m[1]), s.to_move)) (playing b1, defaults, seed 0, "
+        "ply 0); copy what you change: nomv.copy(s.board), nomv.shallow(s)"), e060.message
 
 
 # -- a missing end -------------------------------------------------------------------------------------

@@ -30,22 +30,41 @@ def expectation(path: Path) -> tuple[str, int]:
 BAD_SCRIPTS = sorted(BAD.glob("*.lua"))
 
 
-def fake_cpu(monkeypatch, per_game: float) -> None:
-    """The budget's clock, made to advance ``per_game`` seconds at each reading (once a game):
-    how many games a budget buys then never depends on the machine."""
-    import itertools
-    from nomv.checker import core
-    ticks = itertools.count()
-    monkeypatch.setattr(core, "cpu_clock", lambda worker=None: next(ticks) * per_game)
+class FakeClock:
+    """The budget's clock, made to advance by ``per_game`` for each game checked ply by ply and
+    by ``per_fast_game`` for each fast game: how many games a budget buys then never depends on
+    the machine."""
+
+    def __init__(self, monkeypatch, per_game: float, per_fast_game: float):
+        from nomv.checker import core
+        from nomv.engine import EngineBase
+        self.t = 0.0
+        monkeypatch.setattr(core, "cpu_clock", lambda workers=(): self.t)
+        play, fast = core._ScriptChecker._play_game, EngineBase.check_games
+
+        def played(checker, *args, **kwargs):
+            try:
+                return play(checker, *args, **kwargs)
+            finally:
+                self.t += per_game
+
+        def fast_played(engine, options, seed, games, players, max_plies):
+            try:
+                return fast(engine, options, seed, games, players, max_plies)
+            finally:
+                self.t += games * per_fast_game
+        monkeypatch.setattr(core._ScriptChecker, "_play_game", played)
+        monkeypatch.setattr(EngineBase, "check_games", fast_played)
 
 
 @pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
 def test_broken_script_reports_its_code_and_line(path, monkeypatch):
     code, line = expectation(path)
     if re.search(r"^-- check: defaults$", path.read_text(encoding="utf-8"), re.M):
-        # A mistake only the default settings find: their time budget, at 5 ms a game.
-        fake_cpu(monkeypatch, 0.005)
-        report = check(path, limits=Limits(0.5, 64 << 20), stats_games=0)
+        # A mistake only the default settings find: their time budget, one game checked ply by
+        # ply (as for a wide game such as Amazons: 1.5 s) and 1 ms a fast game (1,500 of them).
+        FakeClock(monkeypatch, 1.5, 0.001)
+        report = check(path, limits=Limits(0.5, 64 << 20), stats_games=0, coverage=False)
     else:
         report = check(path, limits=Limits(0.5, 64 << 20), **FAST)
     found = [(d.code, d.line) for d in report.diagnostics]
@@ -63,32 +82,61 @@ RARE = BAD / "e052_rare_dead_end.lua"
 
 def test_a_rare_dead_end_escapes_a_few_games_but_not_the_default_budget(monkeypatch):
     # About one game in a hundred reaches the dead end (it depends on the rng given to setup).
-    # (No fast playouts here: with 200 of them the figures might stumble on it too.)
-    few = check(RARE, playouts=5, seconds=0, stats_games=0)
+    # (No fast games here: a few hundred of them might stumble on it too.)
+    few = check(RARE, playouts=5, seconds=0, stats_games=0, coverage=False)
     assert few.ok and few.scripts[0].games == 5, few.format()
-    fake_cpu(monkeypatch, 0.005)
+    # The default budget, at 50 ms a game checked ply by ply (30 of them in 1.5 s) and 1 ms a
+    # fast game (1,500 of them): the fast games find it, and it is reported as the full checks
+    # of that game, played again ply by ply, word it.
+    FakeClock(monkeypatch, 0.05, 0.001)
     found = check(RARE, stats_games=0)
     e052 = [d for d in found.diagnostics if d.code == "E052"]
     assert e052 and e052[0].line == expectation(RARE)[1], found.format()
+    assert re.search(r"\(defaults, fast random game [\d,]+, ply \d+\)$", e052[0].message), e052[0].message
+    s = found.scripts[0]
+    assert s.fast_found == ["E052"] and 30 <= s.games <= 32, (s.fast_found, s.games)
 
 
-def test_the_budget_plays_at_least_the_count_then_until_the_seconds_are_spent(monkeypatch, tmp_path):
+def test_the_budget_is_spent_in_two_tiers(monkeypatch, tmp_path):
     never = tmp_path / "never.lua"
     never.write_text(RARE.read_text(encoding="utf-8").replace("rng:int(100) == 40", "false"), encoding="utf-8")
-    fake_cpu(monkeypatch, 1 / 64)     # 1 s buys 64 games (binary fractions: exact sums)
+    # 1 s: half to games checked ply by ply (at least the count, 7, then 32 at 1/64 s each),
+    # the rest to fast games (512 at 1/1024 s each), in batches that double from 16.
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)   # (binary fractions: exact sums)
     s = check(never, playouts=7, seconds=1, stats_games=0, coverage=False).scripts[0]
-    assert not s.errors and s.games == 64 and s.games_seconds == 1.0
-    fake_cpu(monkeypatch, 1.0)        # slow games: the count still holds
-    assert check(never, playouts=7, seconds=1, stats_games=0, coverage=False).scripts[0].games == 7
-    fake_cpu(monkeypatch, 1 / 64)     # no budget: the count alone
-    assert check(never, playouts=7, seconds=0, stats_games=0, coverage=False).scripts[0].games == 7
-    # A variant gets half the budget (32 games), each option's extreme a tenth (0.1 s: 7 games).
+    assert not s.errors and (s.games, s.games_seconds) == (32, 0.5), (s.games, s.games_seconds)
+    assert (s.fast_games, s.fast_seconds) == (512, 0.5), (s.fast_games, s.fast_seconds)
+    FakeClock(monkeypatch, 1.0, 1 / 1024)      # slow games: the count still holds, and the
+    s = check(never, playouts=7, seconds=1, stats_games=10, coverage=False).scripts[0]
+    assert (s.games, s.fast_games) == (7, 10)  # fast games for the figures
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)   # no budget: the counts alone
+    s = check(never, playouts=7, seconds=0, stats_games=40, coverage=False).scripts[0]
+    assert (s.games, s.fast_games, s.stats["games"]) == (7, 40, 40)
+    # Without a count, one game checked ply by ply with a budget, 20 without one.
+    FakeClock(monkeypatch, 1.0, 1 / 1024)
+    assert check(never, seconds=1, stats_games=0, coverage=False).scripts[0].games == 1
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    assert check(never, seconds=0, stats_games=0, coverage=False).scripts[0].games == 20
+    # A variant gets half the budget (16 + 256 games), each option's extreme a tenth (0.1 s:
+    # 4 games checked ply by ply, then fast games for the 0.0375 s left: 16, then 23).
     never.write_text(never.read_text(encoding="utf-8").replace(
         '  name = "bad",', '  name = "bad",\n  options = {colour = {default = "red", choices = {"red", "blue", "green"}}},\n'
         '  variants = {blue = {colour = "blue"}},'), encoding="utf-8")
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
     s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
     assert s.configurations == ["defaults", "variant 'blue'", "option colour=green"], s.configurations
-    assert s.games == 64 + 32 + 7
+    assert (s.games, s.fast_games) == (32 + 16 + 4, 512 + 256 + 39), (s.games, s.fast_games)
+
+
+def test_coverage_comes_from_fast_games_traced_on_lua54(monkeypatch):
+    # The rules' lines are traced in fast games on Lua 5.4 (a fifth of the defaults' budget,
+    # at least one game); the games checked ply by ply trace only the hooks random games never
+    # call.  A script whose every line runs in random play reports no W110.
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(GAMES / "tictactoe.lua", seconds=1, stats_games=0).scripts[0]
+    assert s.coverage == {"active": 22, "covered": 22, "ranges": []} and not s.diagnostics, s.diagnostics
+    # 0.5 s of games checked ply by ply, 0.2 s of traced fast games, 0.3 s of untraced ones
+    assert (s.games, s.fast_games) == (32, 205 + 307), (s.games, s.fast_games)
 
 
 def test_the_report_says_how_many_games_and_how_long(capsys):
@@ -97,8 +145,13 @@ def test_the_report_says_how_many_games_and_how_long(capsys):
     assert data["games"] == 4 and data["games_seconds"] > 0
     assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "3", "--seconds", "0", "--quick"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"3 random games checked ply by ply over 1 configuration in \d+\.\d s of CPU "
-                     r"\(\d+\.\d s in all\)", out), out
+    assert re.search(r"3 random games checked ply by ply and 203 fast random games over 1 configuration "
+                     r"in \d+\.\d s of CPU \(\d+\.\d s in all\)", out), out
+    assert main(["check", str(GAMES / "tictactoe.lua"), "--seconds", "0.5", "--quick", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["scripts"][0]
+    assert data["games"] >= 1 and data["fast_games"] >= 200 and data["fast_found"] == []
+    assert data["cpu_seconds"] >= data["games_seconds"] + data["fast_seconds"] > 0
+    assert data["stats"]["games"] >= 200 and data["stats"]["games_per_second"] > 0
     assert main(["check", str(RARE), "--seconds", "-1"]) == 2
     assert "--seconds must be 0 or more" in capsys.readouterr().err
 

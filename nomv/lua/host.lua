@@ -24,6 +24,7 @@
 --   loops      loops that stay in Lua: random playouts and perft
 --   computer   the computer player's search (nomv/lua/search.lua)
 --   coverage   rule coverage for nomv check
+--   checks     nomv check's fast tier (random games with cheap checks) and E060's line
 --
 -- Everything the script could tamper with (string methods, the `nomv` library) is captured as a
 -- local by each part before any script runs.  H holds the requests, P what the parts share.
@@ -31,7 +32,7 @@
 local parts = ...   -- {name = source} of the parts
 local H, P = {}, {}
 local ORDER = {"limits", "json", "errors", "blame", "sandbox", "explain", "library", "loader", "hooks",
-               "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage"}
+               "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks"}
 for _, name in ipairs(ORDER) do
   local chunk, err = load(parts[name], "@nomv/host/" .. name .. ".lua", "t")
   if not chunk then error(err) end

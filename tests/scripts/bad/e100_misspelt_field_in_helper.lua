@@ -57,7 +57,7 @@ end
 local NAMES = {{en = "Black", it = "Nero"}, {en = "White", it = "Bianco"}}
 
 return {
-  name = "othello",
+  name = "othello_misspelt",
   title = "Othello",
   info = {source = "OpenSpiel othello",
           rules = "Place a disc so that it closes lines of the other colour between it and one of "
