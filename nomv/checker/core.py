@@ -729,6 +729,15 @@ class _ScriptChecker:
                            f"although it looks like the scene's places ({like!r}): the scene seems to "
                            f"have forgotten it, and the window would show it as a button ({here})")
                 break
+        if not ids:
+            # No item to click at all, though the steps name cells (d2, aa10): the scene forgot
+            # every id, and the window would show the whole board as buttons.
+            cells = [s for m in moves for s in m.steps if re.fullmatch(r"[a-z]{1,2}\d{1,2}", s)]
+            if cells and len(cells) == sum(len(m.steps) for m in moves):
+                self.r.add(self.line("scene", "moves"), "E090",
+                           f"no item of the scene has an id, but the steps name cells ({cells[0]!r}): give the "
+                           f"items that are clicked their ids (id = g.ids[i]), or the window shows every move as a "
+                           f"button ({here})")
         return True
 
     def _view(self, state, before, player: int, here: str) -> bool:

@@ -280,7 +280,9 @@ function P.blame_mutation(f, root, root_name, ...)
     for i = 1, 250 do
       local name, v = getlocal(2, i)
       if name == nil then break end
-      if type(v) == "table" and paths[v] ~= nil and here[v] == nil and not rawequal(v, root) then
+      -- (Lua's own temporaries, "(temporary)" or "(for state)", are no local of the author's)
+      if type(v) == "table" and paths[v] ~= nil and here[v] == nil and not rawequal(v, root)
+          and sfind(name, "^[%a_]") then
         local since = per[key]
         if i <= info.nparams then
           -- A parameter: the table came with the call, from the caller's line.
