@@ -77,6 +77,23 @@ def test_broken_script_reports_its_code_and_line(path, monkeypatch):
         assert says.group(1) in message, message
 
 
+BROKEN = sorted((Path(__file__).parent / "scripts" / "broken").glob("*.lua"))
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=[p.stem for p in BROKEN])
+def test_a_script_broken_as_a_new_author_breaks_one_is_found_with_the_defaults(path, monkeypatch):
+    # tests/scripts/broken: the tutorial's games and others written the way docs/tutorial.md and
+    # docs/script-api.md teach, each broken once as a new author breaks them (docs/checker.md
+    # gives the figures, before and after the fast games).  The default budget, on a clock that
+    # gives one game checked ply by ply and then 15,000 fast games (the fast games stop at the
+    # first mistake: a mistake one game in a few thousand shows costs its games only).
+    code, line = expectation(path)
+    FakeClock(monkeypatch, 1.5, 0.0001)
+    report = check(path, limits=Limits(0.5, 64 << 20), stats_games=0, coverage=False)
+    found = [(d.code, d.line) for d in report.diagnostics]
+    assert (code, line) in found, f"expected {code} at line {line}, got {found}"
+
+
 RARE = BAD / "e052_rare_dead_end.lua"
 
 
@@ -205,15 +222,29 @@ return {
 
 
 def test_a_hang_while_lines_are_traced_names_its_line(tmp_path):
-    # Coverage traces the first games' lines on Lua 5.4, which then calls no count hook inside
-    # a loop: the time limit is also looked at every thousand lines, so the loop is stopped
-    # inside Lua, at its line, not by killing the worker (which tells no line).
+    # Coverage traces the fast games' lines on Lua 5.4, which then calls no count hook inside a
+    # loop: the time limit is also looked at every thousand lines, so the loop is stopped inside
+    # Lua, at its line.  In a process of its own, the runtime in it (no worker that a parent
+    # might kill, on a busy machine, before the hook speaks): only the hook can stop the loop,
+    # and a hook that did not would show as the process running past its generous timeout.
+    import subprocess
+    import sys
     path = tmp_path / "hang.lua"
     path.write_text(HANGS_AT_PLY_1, encoding="utf-8")
     loop = next(i for i, t in enumerate(HANGS_AT_PLY_1.split("\n"), 1) if "while true" in t)
-    report = check(path, playouts=1, stats_games=0, seconds=0, limits=Limits(time=0.5))
-    assert [(d.code, d.line) for d in report.errors] == [("E101", loop)], report.format()
-    assert "stopped" not in report.format()
+    code = (
+        "import sys, nomv\n"
+        "from nomv.game import seed_words\n"
+        "from nomv.limits import Limits\n"
+        "game = nomv.Game.load(sys.argv[1], '5.4', limits=Limits(time=0.5), isolate=False)\n"
+        "game.engine.coverage_start()\n"
+        "try:\n"
+        "    game.engine.check_games(game.resolve_options(None, None), seed_words(0), 5, 2, 100)\n"
+        "except nomv.LimitError as exc:\n"
+        "    print(exc.line, exc.hook, exc.kind)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
+                         cwd=Path(__file__).parent.parent)
+    assert out.stdout.split() == [str(loop), "moves", "time"], out
 
 
 def test_a_hang_in_random_move_inside_a_loop_names_the_hook_and_line():

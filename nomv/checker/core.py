@@ -207,7 +207,8 @@ class _ScriptChecker:
         try:
             # In a worker process, like every other call into the script: loading runs the
             # script's main chunk, which may hang in C code (a pattern) or crash a runtime.
-            desc = self._engine(source, "5.4").description
+            loaded = self._engine(source, "5.4")
+            desc = loaded.description
         except ScriptError as exc:
             self._load_error(exc)
             return
@@ -217,7 +218,8 @@ class _ScriptChecker:
         if self.r.errors:
             return
         try:
-            self.game = Game(source, self.path, "5.4", limits=self.limits)
+            # (on the same worker process: the script is loaded there already)
+            self.game = Game(source, self.path, "5.4", limits=self.limits, pool=self.pools[-1])
         except ScriptError as exc:
             self.script_error(exc)
             return

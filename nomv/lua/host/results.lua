@@ -87,12 +87,8 @@ function P.rank(res, np, ranks)
 end
 local rank = P.rank
 
--- Normalises what result() returned: {winner, ranks, scores, reason} or nil while running.
-function P.outcome(res, np)
-  if res == nil or res == false then return nil end
-  local ranks = {}
-  local winner, firsts = rank(res, np, ranks)
-  -- shared: several players tie for first (a draw); no one first at all means everyone lost.
+-- The reason of a result: a text (P.check_text), named at the `return` when a request asked.
+local function check_reason(res)
   if asked_res ~= nil and rawequal(res, asked_res) then
     local ok, e = pcall(P.check_text, res.reason, "result: reason", "E053")
     if not ok then
@@ -102,6 +98,15 @@ function P.outcome(res, np)
   else
     P.check_text(res.reason, "result: reason", "E053")
   end
+end
+
+-- Normalises what result() returned: {winner, ranks, scores, reason} or nil while running.
+function P.outcome(res, np)
+  if res == nil or res == false then return nil end
+  local ranks = {}
+  local winner, firsts = rank(res, np, ranks)
+  -- shared: several players tie for first (a draw); no one first at all means everyone lost.
+  check_reason(res)
   return {winner = winner, ranks = ranks, scores = res.scores, reason = res.reason,
           shared = firsts > 1 or nil}
 end
@@ -121,6 +126,7 @@ end
 function P.rank_of(state, res, np, ranks)
   asked_state, asked_res, asked_np = state, res, np
   local winner, firsts = rank(res, np, ranks)
+  check_reason(res)
   asked_state, asked_res = nil, nil
   return winner, firsts
 end
