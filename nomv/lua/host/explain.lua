@@ -102,7 +102,7 @@ end
 local function frames(above)
   local source = P.script_source()
   local out, level, found = {}, 2, false
-  while true do
+  while #out <= MOST_HOPS + 2 do     -- (the frames a nil is followed through: never a deep stack's all)
     local info = getinfo(level, FRAME_INFO)
     if not info then break end
     if found then
@@ -222,7 +222,7 @@ local function argument_of(frame, callee, position)
   local code = code_of(text)
   local from = 1
   while true do
-    local s, e = sfind(code, "%f[%w_]" .. callee .. "%s*%(", from)
+    local s, e = sfind(code, "%f[%w_]" .. sgsub(callee, "%p", "%%%0") .. "%s*%(", from)
     if not s then return nil end
     local method = s > 1 and ssub(code, s - 1, s - 1) == ":"
     local args = arguments(code, e)
