@@ -353,13 +353,17 @@ class _ScriptChecker:
         blamed); if the replay does not show it, as the fast game saw it."""
         game = self.game
         assert game is not None, "the script was loaded before the games are played"
-        if isinstance(exc, LimitError) and exc.kind == "time" and not exc.line and engine is not game.engine:
+        if isinstance(exc, LimitError) and exc.kind == "time" and not exc.line:
             # LuaJIT's hook does not fire in compiled loops: its worker was stopped, which tells
-            # neither the line nor the game.  The same games on Lua 5.4 stop where it hangs.
+            # neither the line nor the game (so is a worker that a busy machine kept off the
+            # processor too long).  The same games on Lua 5.4 stop where it hangs.
             try:
                 game.engine.check_games(values, seed, n, np, self.max_plies)
             except ScriptError as again:
-                exc, engine = again, game.engine
+                if again.line or not exc.line:
+                    exc, engine = again, game.engine
+        if exc.hook == "check_games":   # (a worker stopped: the hook that ran is not known)
+            exc.hook = None
         try:
             trail = engine.check_trail()
         except ScriptError:
