@@ -581,18 +581,27 @@ class _ScriptChecker:
                 return False
             if full and not self._scene(state, moves, here):
                 return False
-            if full and "view" in hooks and not self._view(state, before, p, here):
-                return False
-            if full and "determinize" in hooks and not self._determinize(state, before, p, moves, seed * 1000 + ply, here):
-                return False
-            if full and "evaluate" in hooks and not self._evaluate(state, before, np, here):
-                return False
+            # (A hook that changed the state is reported once: the hooks after it, and play,
+            # are held to the state as it then was.)
+            if full and "view" in hooks:
+                if not self._view(state, before, p, here):
+                    return False
+                before = self._as_it_is(state, before)
+            if full and "determinize" in hooks:
+                if not self._determinize(state, before, p, moves, seed * 1000 + ply, here):
+                    return False
+                before = self._as_it_is(state, before)
+            if full and "evaluate" in hooks:
+                if not self._evaluate(state, before, np, here):
+                    return False
+                before = self._as_it_is(state, before)
             if drawn and (full or count <= SMALL):
                 ok, small = self._random_move(state, moves, before, seed * 1000 + ply, here,
                                               small_checked < 3)
                 small_checked += small
                 if not ok:
                     return False
+                before = self._as_it_is(state, before)
             index = rng.randrange(count)
             playing = _name(moves, index, count)
             trace(False)
@@ -641,6 +650,15 @@ class _ScriptChecker:
         if replay:
             self._replay(values, seed, trail, where)
         return True
+
+    def _as_it_is(self, state, before: Any) -> Any:
+        """The state's dump to hold the next hooks to, after a hook that may have changed it
+        (and was reported for it: once is enough)."""
+        assert self.game is not None, "the script was loaded before the games are played"
+        try:
+            return self.game.engine.dump(state)
+        except ScriptError:
+            return before
 
     def _changed_at(self, values: dict, start: list[int], trail: list[int], follow: dict | None,
                     ply: int, index: int) -> tuple[int | None, str]:

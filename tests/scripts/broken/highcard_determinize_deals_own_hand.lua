@@ -72,8 +72,12 @@ return {
     local items = {}
     for p = 1, 2 do
       for k, c in ipairs(s.hands[p]) do
-        items[#items + 1] = {id = "card" .. c, shape = "rect", x = k, y = p, w = 0.8, h = 0.8, fill = "white",
-                             label = tostring(c)}
+        if c > 0 then   -- (0: a card of the other hand, hidden)
+          items[#items + 1] = {id = "card" .. c, shape = "rect", x = k, y = p, w = 0.8, h = 0.8, fill = "white",
+                               label = tostring(c)}
+        else
+          items[#items + 1] = {shape = "rect", x = k, y = p, w = 0.8, h = 0.8, fill = "grey"}
+        end
       end
     end
     return items
