@@ -247,6 +247,34 @@ def test_a_hang_while_lines_are_traced_names_its_line(tmp_path):
     assert out.stdout.split() == [str(loop), "moves", "time"], out
 
 
+SLOW_PLIES = """local g = nomv.grid.square(3, 1)
+return {
+  name = "slow",
+  grid = g,
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s)
+    local x = 0
+    for i = 1, 20000 do x = x + i end
+    return {{"a1"}, {"b1"}}
+  end,
+  play = function(s, m) return {n = s.n + 1, to_move = 3 - s.to_move} end,
+  result = function(s) if s.n == 40 then return {draw = true} end end,
+}
+"""
+
+
+def test_a_long_traced_fast_game_gets_the_time_limit_a_ply():
+    # A fast game traced for coverage runs several times slower; its plies each take the limit
+    # afresh (40 plies of some 20 ms traced here, 0.8 s in all, under a limit of 0.5 s).
+    import nomv
+    from nomv.game import seed_words
+    game = nomv.Game(SLOW_PLIES, "slow.lua", "5.4", limits=Limits(time=0.5), isolate=False)
+    game.engine.coverage_start()
+    figures = game.engine.check_games(game.resolve_options(None, None), seed_words(0), 1, 2, 100)
+    assert figures["games"] == 1 and figures["plies"] == 40 and figures["seconds"] > 0.5, figures
+    game.close()
+
+
 def test_a_hang_in_random_move_inside_a_loop_names_the_hook_and_line():
     # Lua 5.4's hook stops it in the playout loop itself: reported under random_move, not
     # "playout" (LuaJIT's stopped worker is the checker's test above, through the bad script).

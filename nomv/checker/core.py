@@ -249,20 +249,19 @@ class _ScriptChecker:
     # -- the budget: games checked ply by ply, then fast games -------------------------------
 
     def _configuration(self, label: str, values: dict, games: int, budget: float, fast_least: int) -> None:
-        """One configuration's random games, within `budget` CPU seconds: games checked ply by
-        ply (at least `games`, then up to CHECKED_SHARE of the budget), then, unless they found
-        a mistake, fast games: first on Lua 5.4 with their lines traced for rule coverage (the
-        defaults and each variant: at least one, the defaults up to TRACED_SHARE of the budget),
-        then on the chosen runtime with what is left (at least `fast_least`)."""
+        """One configuration's random games, within `budget` CPU seconds: fast games on Lua 5.4
+        with their lines traced for rule coverage (the defaults and each variant: at least one,
+        the defaults up to TRACED_SHARE of the budget), games checked ply by ply (at least
+        `games`, then up to CHECKED_SHARE of the budget), then, unless a mistake was found,
+        fast games on the chosen runtime with what is left (at least `fast_least`)."""
         game = self.game
         assert game is not None, "the script was loaded before the games are played"
         self.r.configurations.append(label)
         errors = len(self.r.errors)
         start = self._cpu()
-        self._checked_games(label, values, games, budget * CHECKED_SHARE)
-        if len(self.r.errors) > errors:
-            return
         if self.coverage and not label.startswith("option "):
+            # First, so that what a script builds once and keeps (a table per board size) is
+            # built while its lines are traced.
             share = budget * TRACED_SHARE if label in ("defaults", "the given options") else 0.0
             engine = game.engine
             engine.coverage_start(True)
@@ -274,6 +273,9 @@ class _ScriptChecker:
                 engine.coverage_pause()
             if found:
                 return
+        self._checked_games(label, values, games, budget * CHECKED_SHARE)
+        if len(self.r.errors) > errors:
+            return
         self._fast_games(label, values, fast_least, budget - (self._cpu() - start), self._fast_engine())
 
     def _checked_games(self, label: str, values: dict, games: int, share: float) -> None:

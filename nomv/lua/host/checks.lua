@@ -121,6 +121,9 @@ local function checked_games(opts, seed, n, np, max_plies)
     local state = setup_with(opts, chance)
     local plies, winner, firsts = 0, nil, 0
     while true do
+      -- Each ply gets the time limit afresh, as a request would: a game traced for coverage
+      -- runs several times slower, and its whole may take longer than one call may.
+      new_period()
       set_hook("result")
       local res = result(state)
       if res ~= nil and res ~= false then
