@@ -486,11 +486,13 @@ class _ScriptChecker:
 
     def _play_game(self, label, values, seed, replay, trace, follow: dict | None = None,
                    where: str | None = None) -> bool:
-        """Lines are traced (``trace(True)``) only in the hooks that random games never call
-        (notation, scene, view, ...: in the first two plies and the final position), and in a
-        moves() that random games do not ask (a game that has steps() too): the fast games
-        traced on Lua 5.4 cover the rules at every ply of theirs (_configuration), at a fraction
-        of the cost.  With ``follow`` (a
+        """Lines are traced (``trace(True)``) in play at every ply (asked from outside a random
+        game, it may take another way: no hint left by random_move), in the hooks random games
+        never call (notation, scene, view, ...) in the first two plies and the final position,
+        in result and to_move in the first two plies, and in moves() at every ply checked fully
+        when random games do not ask it (a game that has steps() too: listing every move of a
+        wide game traced costs seconds).  The fast games traced on Lua 5.4 cover the rules at every ply of theirs
+        (_configuration), at a fraction of the cost of listing every move.  With ``follow`` (a
         fast game's trail: its seed and moves), that game is played again, checked fully at
         the ply where it failed, and stops when its moves run out."""
         assert self.game is not None, "the script was loaded before the games are played"
@@ -529,6 +531,7 @@ class _ScriptChecker:
             # The costly checks run at the first plies, then at every 10th (big boards have
             # thousands of moves and hundreds of scene items); lines are traced there too.
             full = ply < 4 or ply % 10 == 0 or (follow is not None and ply >= int(follow["ply"]))
+            trace(ply < 2)
             try:
                 res = engine.result(state, np)
             except ScriptError as exc:
@@ -606,7 +609,7 @@ class _ScriptChecker:
                 before = self._as_it_is(state, before)
             index = rng.randrange(count)
             playing = _name(moves, index, count)
-            trace(False)
+            trace(True)
             try:
                 if follow is None:
                     new = engine.play(state, index)
