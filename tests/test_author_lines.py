@@ -241,3 +241,40 @@ def test_the_checker_names_the_block_a_missing_end_left_open():
     assert (e001.code, e001.line) == ("E001", 35)
     assert e001.message == ("unexpected symbol near ',': the 'if' on line 31 seems to have no 'end' "
                             "(the 'end' on line 33 lines up with the 'for' on line 30)")
+
+
+# -- the same words from every front end that loads a script ------------------------------------------
+
+TICTACTOE = (Path(__file__).parent.parent / "games" / "tictactoe.lua").read_text(encoding="utf-8")
+#: A misspelt field met while the script loads (its top level runs): SIZE.row for SIZE.rows.
+LOAD_NIL = TICTACTOE.replace("local g = nomv.grid.square(3, 3)", """local SIZE = {rows = 3, cols = 3}
+local function cells(n)
+  local out = {}
+  for i = 1, n * n do out[i] = 0 end
+  return out
+end
+local EMPTY = cells(SIZE.row)
+local g = nomv.grid.square(3, 3)""", 1)
+#: (file, source, the line, the words): what `nomv check`, `nomv play` and the window's "New
+#: game" dialog (tests/test_gui.py) all say of a script that does not load.
+BROKEN_AT_LOAD = [
+    ("missing_end.lua", (BAD / "e001_missing_end.lua").read_text(encoding="utf-8"), 35,
+     "unexpected symbol near ',': the 'if' on line 31 seems to have no 'end' "
+     "(the 'end' on line 33 lines up with the 'for' on line 30)"),
+    ("load_nil.lua", LOAD_NIL, line_of(LOAD_NIL, "local EMPTY = cells(SIZE.row)"),
+     f"SIZE.row is nil: did you mean SIZE.rows? (cells gets it as 'n' and does arithmetic with it on line "
+     f"{line_of(LOAD_NIL, 'for i = 1, n * n do')})"),
+]
+
+
+def test_check_and_play_give_the_same_words_for_a_script_that_does_not_load(tmp_path, capsys):
+    from nomv.cli import main
+    for name, source, line, words in BROKEN_AT_LOAD:
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        [found] = check(path, playouts=1, seconds=0, stats_games=0, coverage=False).errors
+        assert (found.code, found.line) == ("E001" if "missing" in name else "E100", line), found
+        assert found.message.endswith(words), found.message
+        capsys.readouterr()
+        assert main(["play", str(path)]) == 1     # fails while loading: no window, no prompt
+        assert capsys.readouterr().err == f"nomv: error: {path}:{line}: {words}\n"

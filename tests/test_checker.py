@@ -352,6 +352,46 @@ def test_report_figures(tmp_path):
     assert data["ok"] and data["scripts"][0]["first_player"]["ci95"][0] < 1
 
 
+SCRIPT_KEYS = {"path", "name", "runtime", "errors", "warnings", "diagnostics", "configurations", "skipped",
+               "games", "games_seconds", "plies", "fast_games", "fast_plies", "fast_seconds", "fast_found",
+               "branching", "stats", "coverage", "seconds", "cpu_seconds"}
+
+
+def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsys):
+    # What a CI job or an editor reads: the run's time and totals, and per script what was found
+    # (code, line, words: here a misspelt field that a fast game met), each tier's games, plies
+    # and CPU seconds, and which codes the fast games found.
+    helper = BAD / "e100_misspelt_field_in_helper.lua"
+    assert main(["check", str(helper), str(GAMES / "tictactoe.lua"), "--playouts", "1", "--seconds", "0",
+                 "--quick", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    bad, good = data["scripts"]
+    # (one traced game of tic-tac-toe may leave the draw's line unseen: W110 warnings only)
+    assert {d["code"] for d in good["diagnostics"]} <= {"W110"}
+    assert (data["ok"], data["errors"], data["warnings"]) == (False, 1, len(good["diagnostics"]))
+    assert set(bad) == SCRIPT_KEYS and set(good) == SCRIPT_KEYS | {"first_player"}
+    [found] = bad["diagnostics"]
+    assert set(found) == {"path", "line", "severity", "code", "name", "message"}
+    assert (found["path"], found["line"], found["severity"], found["code"], found["name"]) == (
+        str(helper), 89, "error", "E100", "script-raised")
+    assert found["message"].startswith("play raised an error: s.borad is nil: did you mean s.board? (flips gets "
+                                       "it as 'board' and indexes it on line 24) (defaults, fast random game 1, ")
+    # (the fast game that met it is played again ply by ply: the words come from there)
+    assert bad["fast_found"] == ["E100"] and bad["fast_games"] == 1 and bad["games"] == 1
+    # The good script: one game checked ply by ply, then the 200 fast games of the figures.
+    assert (good["errors"], good["fast_found"], good["configurations"]) == (0, [], ["defaults"])
+    assert good["games"] == 1 and 5 <= good["plies"] <= 9
+    assert good["fast_games"] >= 200 and 5 * good["fast_games"] <= good["fast_plies"] <= 9 * good["fast_games"]
+    assert good["stats"]["games"] == 200 and good["coverage"]["active"] >= good["coverage"]["covered"] > 0
+    for s in (bad, good):
+        assert s["seconds"] > 0 and s["cpu_seconds"] >= s["games_seconds"] + s["fast_seconds"]
+    assert good["games_seconds"] > 0 and good["fast_seconds"] > 0
+    # The run's totals.
+    assert data["seconds"] >= max(bad["seconds"], good["seconds"])
+    assert data["cpu_seconds"] == pytest.approx(bad["cpu_seconds"] + good["cpu_seconds"], abs=0.002)
+    assert (data["games"], data["fast_games"]) == (2, 1 + good["fast_games"])
+
+
 def test_wilson_and_ranges():
     lo, hi = wilson(50, 100)
     assert round(lo, 3) == 0.404 and round(hi, 3) == 0.596

@@ -409,6 +409,22 @@ def test_the_window_shows_the_authors_line_and_words(make_app, tmp_path):
                                  "'end' (the 'end' on line 33 lines up with the 'for' on line 30)") in app.reload_error
 
 
+def test_a_script_that_does_not_load_shows_the_checkers_words_in_the_new_game_dialog(make_app, tmp_path):
+    # Picked in "New game" (as a file of the user's): the words and line of nomv check and
+    # nomv play (tests/test_author_lines.py's BROKEN_AT_LOAD), and the game in play goes on.
+    from test_author_lines import BROKEN_AT_LOAD
+    app = make_app(nomv.Game.load("tictactoe").start(seed=1))
+    app.open_dialog("new")
+    for name, source, line, words in BROKEN_AT_LOAD:
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        app.dialog.select(str(path))
+        app.step()
+        assert app.dialog.game is None and app.dialog.error == f"{path}:{line}: {words}", app.dialog.error
+    app.dialog.select("tictactoe")
+    assert app.dialog.error == "" and app.pos.game.name == "tictactoe"
+
+
 def test_an_erroring_script_shows_its_message_and_the_window_survives(make_app, tmp_path):
     path = tmp_path / "erring.lua"
     path.write_text(ERRORING)

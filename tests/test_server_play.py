@@ -189,8 +189,11 @@ def test_an_upload_is_refused_with_the_messages_of_nomv_check(server, request):
         assert r.status_code == 422 and r.json()["error"] == "script_refused", (stem, r.text)
         got = tuple((d["code"], d["line"], d["message"]) for d in r.json()["diagnostics"] if d["severity"] == "error")
         assert got == checked_here(stem), stem
-        code, line = (SCRIPTS / "bad" / f"{stem}.lua").read_text(encoding="utf-8").split("\n")[0].split()[2:4]
+        head = (SCRIPTS / "bad" / f"{stem}.lua").read_text(encoding="utf-8").split("\n")[:3]
+        code, line = head[0].split()[2:4]
         assert (code, int(line)) in [(c, n) for c, n, _ in got], (stem, got)
+        if head[2].startswith("-- says: "):     # the words themselves (the did-you-mean, the block)
+            assert any(head[2][len("-- says: "):] in m for c, n, m in got if (c, n) == (code, int(line))), got
 
 
 # -- "your turn" e-mail ------------------------------------------------------------------------------

@@ -109,6 +109,7 @@ def check(paths, playouts: int | None = None, seed: int = 0,
     if isinstance(paths, (str, Path)):
         paths = [paths]
     report = Report()
+    start = time.perf_counter()
     settings = (playouts, seed, options, runtime_name(runtime), max_plies, limits,
                 coverage, stats_games, text_options, extremes, seconds)
     jobs = min(jobs or 1, len(paths))
@@ -119,6 +120,7 @@ def check(paths, playouts: int | None = None, seed: int = 0,
             report.scripts.extend(pool.map(_check_one, [str(p) for p in paths], [settings] * len(paths)))
     else:
         report.scripts.extend(_check_one(str(p), settings) for p in paths)
+    report.seconds = time.perf_counter() - start
     return report
 
 
@@ -371,6 +373,8 @@ class _ScriptChecker:
         except ScriptError:
             trail = None
         number = before + int(trail["game"]) if trail else None
+        if trail:   # (the games of the failing batch up to the failing one: played too)
+            self.r.fast_games += int(trail["game"])
         where = f"{label}, fast random game {number:,}" if number else f"{label}, fast random games"
         known = len(self.r.diagnostics)
         try:

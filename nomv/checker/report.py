@@ -117,7 +117,7 @@ class ScriptReport:
         s = self.stats
         if s:
             rt = "LuaJIT" if s["runtime"] == "jit" else "Lua 5.4"
-            out.append(f"  speed: {s['games_per_second']:,.0f} games/s on {rt} ({s['games']} games of the default options)")
+            out.append(f"  speed: {s['games_per_second']:,.0f} games/s on {rt} ({s['games']:,} games of the default options)")
             out.append(f"  length: average {s['average_length']:.1f} plies, longest {s['longest']}")
         if self.positions:
             out.append(f"  branching: average {self.branching_total / self.positions:.1f} moves, "
@@ -188,6 +188,7 @@ class Report:
     """The reports of every script checked."""
 
     scripts: list[ScriptReport] = field(default_factory=list)
+    seconds: float = 0.0                # the whole run's wall time (scripts checked in parallel too)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -220,12 +221,17 @@ class Report:
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
+        # The run's totals over its scripts (each script's own figures are in "scripts").
         return {"ok": self.ok, "errors": len(self.errors), "warnings": len(self.warnings),
+                "seconds": round(self.seconds, 3),
+                "cpu_seconds": round(sum(s.cpu_seconds for s in self.scripts), 3),
+                "games": sum(s.games for s in self.scripts),
+                "fast_games": sum(s.fast_games for s in self.scripts),
                 "scripts": [s.to_json() for s in self.scripts]}
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{n} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def short(path: str) -> str:
