@@ -497,7 +497,7 @@ def cmd_match(args) -> int:
 
 def cmd_check(args) -> int:
     from .checker import check
-    if args.playouts < 1:
+    if args.playouts is not None and args.playouts < 1:
         raise UsageError("--playouts must be at least 1")
     if not args.seconds >= 0:
         raise UsageError("--seconds must be 0 or more")
@@ -777,13 +777,15 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
                                    f"The codes are explained in {catalog.doc('checker.md')}.")
     p.add_argument("scripts", nargs="+", metavar="SCRIPT", help="a .lua file or a game's name")
     from .checker.core import DEFAULT_PLAYOUTS, DEFAULT_SECONDS
-    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, metavar="N",
-                   help=f"random games of the default options at least (default {DEFAULT_PLAYOUTS}; "
+    p.add_argument("--playouts", type=int, default=None, metavar="N",
+                   help="random games of the default options checked ply by ply at least (default: "
+                        f"one, then as half the time budget allows; {DEFAULT_PLAYOUTS} with --seconds 0; "
                         "half for each variant, a tenth for each option's extreme)")
     p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
-                   help=f"then more random games until S seconds of CPU went into the defaults' games "
-                        f"(default {DEFAULT_SECONDS:g}; half for each variant, a tenth for each "
-                        "option's extreme); 0 plays only --playouts")
+                   help=f"CPU seconds of random games for the default options (default {DEFAULT_SECONDS:g}; "
+                        "half for each variant, a tenth for each option's extreme): half to games "
+                        "checked ply by ply, the rest to fast random games inside Lua with the cheap "
+                        "checks; 0 plays only the counts")
     p.add_argument("--seed", type=int, default=0, help="seed of the first random game (default 0)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="check only games with these options (repeatable)")

@@ -49,6 +49,9 @@ class Settings:
     uploads_per_hour: int = 30
     check_playouts: int = 10
     check_extremes: bool = True
+    #: ...and the fast random games (inside Lua, with the cheap checks: a dead end in one game in
+    #: a hundred is found in all but one upload in a hundred), for the default options.
+    check_fast_games: int = 500
     #: Time per move: the shortest a match may ask for (seconds), and how often the server looks
     #: for players out of time.
     min_time_per_move: float = 60.0
