@@ -72,5 +72,6 @@ def test_nomv_serve_help_lists_its_options(capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out
     for option in ("--db URL", "--host", "--port", "--smtp URL", "--searches", "--time-limit",
-                   "--max-scripts", "--min-time-per-move"):
+                   "--max-scripts", "--min-time-per-move", "--forwarded-allow-ips IPS", "--header-timeout S",
+                   "--body-timeout S"):
         assert option in out, option

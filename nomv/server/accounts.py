@@ -145,30 +145,49 @@ class Accounts:
             self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
         return self._dummy_hash
 
-    #: Failed logins allowed in LOGIN_WINDOW seconds, for one name and from one address.  The
-    #: count is the database's: it holds across the server's processes and its restarts.
+    #: Failed logins allowed in LOGIN_WINDOW seconds, for one name from one address, and from
+    #: one address for any names.  Not for a name from everywhere: then anyone could lock its
+    #: owner out with ten wrong passwords.  The count is the database's: it holds across the
+    #: server's processes and its restarts.  (Without an address, per name.)
     LOGIN_WINDOW = 900.0
     FAILURES_PER_NAME = 10
     FAILURES_PER_ADDRESS = 50
 
-    def login(self, name: object, password: object, address: str | None = None) -> tuple[User, str]:
-        """The user and a new session token.  After too many failed logins for the name, or
-        from the address, TooMany (429) until the oldest failure leaves the window: an
-        unknown name is counted like a known one, so the answer tells nothing about who exists."""
+    @staticmethod
+    def _failure_keys(name: object, address: str | None) -> list[str]:
+        """What a failed password counts against: the (name, address) pair and the address."""
         keys = [f"addr:{address[:100]}"] if address else []
         if isinstance(name, str):
-            keys.insert(0, f"name:{name_key(name)[:100]}")
+            folded = hashlib.sha256(name_key(name[:200]).encode("utf-8", "replace")).hexdigest()[:32]
+            keys.insert(0, f"name:{folded}@{address[:80]}" if address else f"name:{folded}")
+        return keys
+
+    def _failed(self, keys: list[str]) -> None:
+        if not keys:
+            return
+        with self.store.write() as db:
+            t = now()
+            db.execute(login_failures.insert(), [{"key": k, "at": t} for k in keys])
+            # the window slides: what left it is no longer needed
+            db.execute(login_failures.delete().where(login_failures.c.at < t - self.LOGIN_WINDOW))
+
+    def _checked(self, name: object, password: object, address: str | None) -> User:
+        """The user, if the password is theirs: counted as a failure if not, and refused
+        (TooMany) without a look at the password after too many failures."""
+        keys = self._failure_keys(name, address)
         self._refuse_when_too_many(keys)
         try:
-            user = self._verify(name, password)
+            return self._verify(name, password)
         except Unauthorized:
-            if keys:
-                with self.store.write() as db:
-                    t = now()
-                    db.execute(login_failures.insert(), [{"key": k, "at": t} for k in keys])
-                    # the window slides: what left it is no longer needed
-                    db.execute(login_failures.delete().where(login_failures.c.at < t - self.LOGIN_WINDOW))
+            self._failed(keys)
             raise
+
+    def login(self, name: object, password: object, address: str | None = None) -> tuple[User, str]:
+        """The user and a new session token.  After too many failed logins for the name from
+        the address, or from the address, TooMany (429) until the oldest failure leaves the
+        window: an unknown name is counted like a known one, so the answer tells nothing about
+        who exists, and the right password waits like a wrong one (the limit is no hint)."""
+        user = self._checked(name, password, address)
         token = secrets.token_urlsafe(32)
         t = now()
         with self.store.write() as db:
@@ -186,7 +205,7 @@ class Accounts:
                                   .order_by(login_failures.c.at.desc()).limit(limit)).all()
                 if len(rows) >= limit:
                     wait = max(1, int((rows[-1].at + self.LOGIN_WINDOW - now()) // 60) + 1)
-                    what = "for this name" if key.startswith("name:") else "from your address"
+                    what = "for this name from your address" if key.startswith("name:") else "from your address"
                     raise TooMany(f"too many failed logins {what}; try again in {wait} minute{'s' if wait != 1 else ''}")
 
     def logout(self, token: str) -> None:
@@ -212,9 +231,12 @@ class Accounts:
                 db.execute(sessions.update().where(sessions.c.token_hash == key).values(used_at=t))
         return self._user(row)
 
-    def change_password(self, user: User, old: object, new: object, keep_token: str | None) -> None:
-        """Changes the password after checking the old one; every other session ends."""
-        self._verify(user.name, old)
+    def change_password(self, user: User, old: object, new: object, keep_token: str | None,
+                        address: str | None = None) -> None:
+        """Changes the password after checking the old one; every other session ends.  A wrong
+        old password counts as a failed login of the name from the address: a stolen session
+        cannot try passwords faster than a login can."""
+        self._checked(user.name, old, address)
         new = check_password(new)
         hashed = self.hasher.hash(new)
         with self.store.write() as db:

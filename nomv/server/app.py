@@ -52,7 +52,7 @@ def create_app(settings: Settings) -> FastAPI:
     from fastapi_offline import FastAPIOffline
     app = FastAPIOffline(title="nomv server", version=__version__, lifespan=lifespan, description=DESCRIPTION)
     app.state.services = services
-    app.add_middleware(OriginGuard, public_url=settings.public_url)
+    app.add_middleware(OriginGuard, public_url=settings.public_url, body_timeout=settings.body_timeout)
     add_error_handlers(app)
     for area in (server, accounts, games, matches, challenges, records, live):
         app.include_router(area.router)

@@ -1,0 +1,204 @@
+"""`nomv serve` under the red team's second half (issue 27): every finding a test of its own, on a
+real server process with SQLite, reached over 127.0.0.1, a real SMTP server on the loopback
+address, and a "proxy" that is another loopback address (127.0.0.2) the server is told to trust.
+
+What each test costs, measured on the project's 2-core machine: the whole file about 40 s, most of
+it the flood of challenges (11 accounts, 220 challenges) and the computer players' matches.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+from email import message_from_bytes
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import SCRIPTS
+from serverlib import Api, Server, challenge, free_port, name, wait_for
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+#: The trusted proxy of the server below: another loopback address.
+PROXY = "127.0.0.2"
+TITLE = "Tic\nBcc: mallory@evil.example"
+
+
+class Mailbox:
+    """aiosmtpd's handler: keeps every message the server sends."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        return [m for m in self.messages if m["To"] == address]
+
+
+@pytest.fixture(scope="module")
+def mailbox():
+    from aiosmtpd.controller import Controller
+    box = Mailbox()
+    controller = Controller(box, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    box.port = controller.port
+    yield box
+    controller.stop()
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory, mailbox):
+    home = tmp_path_factory.mktemp("serve-defences")
+    folder = home / "games"
+    folder.mkdir()
+    # a game whose title holds a line break (a script may say so), and a game of chance
+    source = (GAMES / "tictactoe.lua").read_text(encoding="utf-8")
+    assert 'title = "Tic-tac-toe"' in source and 'name = "tictactoe"' in source
+    (folder / "newline_title.lua").write_text(source.replace('title = "Tic-tac-toe"', f"title = {json.dumps(TITLE)}")
+                                              .replace('name = "tictactoe"', 'name = "newline_title"'), encoding="utf-8")
+    shutil.copy(SCRIPTS / "dicerace.lua", folder / "dicerace.lua")
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--log-level", "info", "--searches", "2",
+                 "--smtp", f"smtp://127.0.0.1:{mailbox.port}", "--forwarded-allow-ips", PROXY,
+                 "--header-timeout", "1", "--body-timeout", "1", env={"NOMV_PATH": str(folder)})
+    yield srv
+    srv.stop()
+
+
+def proxied(server: Server, client_address: str, scheme: str = "https") -> httpx.Client:
+    """A client whose requests come through the trusted proxy, for the person at ``client_address``."""
+    return httpx.Client(base_url=server.url, timeout=60, transport=httpx.HTTPTransport(local_address=PROXY),
+                        headers={"X-Forwarded-For": client_address, "X-Forwarded-Proto": scheme})
+
+
+def raw_json(client: httpx.Client, method: str, path: str, body) -> httpx.Response:
+    """``body`` sent as JSON whose text escapes lone surrogates (as a hostile client may)."""
+    return client.request(method, path, content=json.dumps(body).encode("ascii"),
+                          headers={"Content-Type": "application/json"})
+
+
+# -- 10: idle and slow connections ------------------------------------------------------------------
+
+def test_idle_and_slow_connections_are_closed_and_health_answers_meanwhile(guarded):
+    socks = []
+    try:
+        for i in range(300):
+            s = socket.create_connection(("127.0.0.1", guarded.port), timeout=10)
+            if i % 3 == 1:      # headers that never end
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            elif i % 3 == 2:    # a body that never comes
+                s.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{")
+            socks.append(s)
+        # while they are open, the server answers everyone else
+        for _ in range(5):
+            assert httpx.get(guarded.url + "/api/health", timeout=1).status_code == 200
+
+        def closed(s: socket.socket) -> bytes | None:
+            s.settimeout(0.05)
+            try:
+                data = s.recv(65536)
+            except socket.timeout:
+                return None
+            except OSError:
+                return b""
+            return data if data == b"" else data + (closed(s) or b"")
+
+        said: dict[int, bytes] = {}
+
+        def all_closed() -> bool:
+            for i, s in enumerate(socks):
+                if i in said:
+                    continue
+                got = closed(s)
+                if got is not None:
+                    said[i] = got
+            return len(said) == len(socks)
+        wait_for(all_closed, timeout=30, what="every idle connection closed by the server")
+        late_bodies = [said[i] for i in range(2, 300, 3)]
+        assert all(b"408" in answer.split(b"\r\n", 1)[0] for answer in late_bodies), late_bodies[:3]
+    finally:
+        for s in socks:
+            s.close()
+    assert httpx.get(guarded.url + "/api/health", timeout=1).status_code == 200
+
+
+def test_a_websocket_message_over_the_limit_closes_the_socket(guarded):
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+    alice, bob = Api(guarded, name("a")), Api(guarded, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    with connect(f"{guarded.ws_url}/api/matches/{match_id}/live", open_timeout=30, max_size=None) as ws:
+        json.loads(ws.recv(timeout=30))
+        ws.send("x" * 100_000)
+        with pytest.raises(ConnectionClosed):
+            for _ in range(3):
+                ws.recv(timeout=30)
+        assert ws.close_code == 1009
+
+
+# -- 12, 13, 17: logins, proxies, passwords -------------------------------------------------------------
+
+def test_wrong_passwords_from_one_address_never_lock_the_owner_out_from_another(guarded):
+    owner = Api(guarded, name("o"))
+    attacker, home = proxied(guarded, "203.0.113.1"), proxied(guarded, "203.0.113.2")
+    for _ in range(10):
+        assert attacker.post("/api/login", json={"name": owner.name, "password": "not-the-one"}).status_code == 401
+    r = attacker.post("/api/login", json={"name": owner.name, "password": "not-the-one"})
+    assert r.status_code == 429 and "for this name from your address" in r.json()["message"]
+    # from there even the right password waits (the limit is no hint)...
+    assert attacker.post("/api/login", json={"name": owner.name, "password": "password-1"}).status_code == 429
+    # ...but the owner, elsewhere, logs in
+    r = home.post("/api/login", json={"name": owner.name, "password": "password-1"})
+    assert r.status_code == 200
+    # behind the HTTPS proxy the cookie is Secure
+    assert "Secure" in r.headers["set-cookie"]
+
+
+def test_forwarded_headers_count_only_from_the_trusted_proxy(guarded):
+    direct = httpx.Client(base_url=guarded.url, timeout=60)
+    someone = Api(guarded, name("s"))
+    # a client that is not the proxy cannot pass for another address, nor for HTTPS
+    spoofed = {"X-Forwarded-For": "198.51.100.9", "X-Forwarded-Proto": "https"}
+    r = direct.post("/api/login", json={"name": someone.name, "password": "password-1"}, headers=spoofed)
+    assert r.status_code == 200 and "Secure" not in r.headers["set-cookie"]
+    victim = Api(guarded, name("v"))
+    for _ in range(10):
+        assert direct.post("/api/login", json={"name": victim.name, "password": "wrong-one"},
+                           headers=spoofed).status_code == 401
+    # counted against 127.0.0.1 (where they came from), not 198.51.100.9
+    assert direct.post("/api/login", json={"name": victim.name, "password": "password-1"}).status_code == 429
+    assert proxied(guarded, "198.51.100.9").post(
+        "/api/login", json={"name": victim.name, "password": "password-1"}).status_code == 200
+
+
+def test_a_stolen_session_cannot_try_passwords_on_the_password_change(guarded):
+    owner = Api(guarded, name("o"))
+    thief = proxied(guarded, "203.0.113.3")
+    thief.headers["Authorization"] = f"Bearer {owner.token}"
+    for _ in range(10):
+        assert thief.post("/api/me/password", json={"old": "guess-guess", "new": "password-2"}).status_code == 401
+    r = thief.post("/api/me/password", json={"old": "guess-guess", "new": "password-2"})
+    assert r.status_code == 429 and "try again in" in r.json()["message"]
+    assert thief.post("/api/me/password", json={"old": "password-1", "new": "password-2"}).status_code == 429
+    assert owner.ok("POST", "/api/me/password", {"old": "password-1", "new": "password-2"}) == {"ok": True}
+
+
+# -- 16: secrets in the log ---------------------------------------------------------------------------
+
+def test_a_token_in_the_websockets_address_never_reaches_the_log(guarded):
+    from websockets.sync.client import connect
+    alice, bob = Api(guarded, name("a")), Api(guarded, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    with connect(f"{guarded.ws_url}/api/matches/{match_id}/live?token={bob.token}", open_timeout=30) as ws:
+        assert json.loads(ws.recv(timeout=30))["match"]["you"] == [2]
+    invite = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "open"]}, 201)["invite"]
+    assert httpx.get(invite).status_code == 200
+    token = invite.rsplit("/", 1)[1]
+    log = wait_for(lambda: (lambda text: text if "/live?token=***" in text else None)(guarded.output()),
+                   what="the WebSocket's line in the log")
+    assert bob.token not in log and alice.token not in log and token not in log
+    assert "/api/invites/***" in log
