@@ -202,3 +202,30 @@ def test_a_token_in_the_websockets_address_never_reaches_the_log(guarded):
                    what="the WebSocket's line in the log")
     assert bob.token not in log and alice.token not in log and token not in log
     assert "/api/invites/***" in log
+
+
+# -- 18: names ------------------------------------------------------------------------------------------
+
+def test_look_alike_and_invisible_names_are_refused_with_what_is_wrong(guarded):
+    http = httpx.Client(base_url=guarded.url, timeout=60)
+    stem = name("n")
+    refused = {f"\u0430{stem}": "mixes scripts",               # a Cyrillic а, then Latin
+               f"{stem}\u3164x": "invisible",                   # a Hangul filler
+               f"{stem}\u200bx": "invisible",                   # a zero-width space
+               f"{stem[:3]}  {stem[3:]}": "two spaces",
+               f"{stem}i\u0307": "looks like another letter",   # i with a combining dot
+               f"\u0301{stem}": "does not follow a letter",
+               f"{stem}e\u0301\u0301": "same combining mark twice",
+               f"{stem}\u03bf": "mixes scripts"}                # a Greek ο
+    for bad, words in refused.items():
+        r = http.post("/api/users", json={"name": bad, "password": "password-1"})
+        assert r.status_code == 422 and words in r.json()["message"], (bad, r.text)
+    # normalised (NFKC): fullwidth letters are the plain ones, an accent joins its letter
+    wide = "".join(chr(ord(c) + 0xFEE0) if c.isalnum() else c for c in stem)
+    assert http.post("/api/users", json={"name": wide, "password": "password-1"}).json()["name"] == stem
+    assert http.post("/api/users", json={"name": stem, "password": "password-1"}).status_code == 409
+    digits = "".join(c for c in stem if c.isdigit())
+    for good in (f"Zoe\u0308{digits}", f"Алиса{digits}", f"山田たろう{digits}", f"李Alice{digits}"):
+        r = http.post("/api/users", json={"name": good, "password": "password-1"})
+        assert r.status_code == 201, (good, r.text)
+    assert r.json()["name"] == f"李Alice{digits}"

@@ -17,13 +17,14 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from . import names
 from .errors import Conflict, Invalid, TooMany, Unauthorized
 from .store import Store, login_failures, now, sessions, users
 
-#: A name is what people call themselves, in any script: 2 to 40 characters, printable (no
-#: control or invisible formatting characters), no space at either end, and no slash (uploaded
-#: games are named author/name).  Pages show it as text, and SQL takes it as a bound parameter,
-#: so `<b>x</b>` or `x' OR '1'='1` are just names.
+#: A name is what people call themselves, in any script: 2 to 40 characters, no slash (uploaded
+#: games are named author/name), and nothing that makes it look like another name (invisible
+#: characters, runs of spaces, mixed scripts: nomv.server.names).  Pages show it as text, and
+#: SQL takes it as a bound parameter, so `<b>x</b>` or `x' OR '1'='1` are just names.
 MAX_NAME = 40
 #: Names a seat of a match can mean something else by, and a few that would confuse people.
 RESERVED = {"open", "human", "random", "easy", "medium", "hard", "mcts", "computer", "me",
@@ -50,10 +51,17 @@ def name_key(name: str) -> str:
 
 
 def check_name(name: object) -> str:
-    if not isinstance(name, str) or not 2 <= len(name) <= MAX_NAME or name != name.strip() \
-            or any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name) or "/" in name or "\\" in name:
-        raise Invalid(f"a name is 2 to {MAX_NAME} printable characters, without a space at either end "
-                      f"or a slash; got {str(name)[:60]!r}")
+    """The name as it is stored (NFKC), or Invalid saying what is wrong with it."""
+    if not isinstance(name, str):
+        raise Invalid("a name is a text")
+    name = names.normal(name)
+    what = names.problem(name)
+    if what is None and not 2 <= len(name) <= MAX_NAME or len(name_key(name)) > MAX_NAME:
+        what = f"it is not 2 to {MAX_NAME} characters long"
+    if what is None and ("/" in name or "\\" in name):
+        what = "it holds a slash"
+    if what is not None:
+        raise Invalid(f"the name {names.shown(name[:60])} cannot be used: {what}")
     if name_key(name) in RESERVED:
         raise Invalid(f"{name!r} is reserved (a seat of a match can mean something else by it); "
                       "choose another name")
