@@ -80,6 +80,28 @@ def raw_json(client: httpx.Client, method: str, path: str, body) -> httpx.Respon
                           headers={"Content-Type": "application/json"})
 
 
+# -- 9: "your turn" mail ------------------------------------------------------------------------------
+
+def test_a_title_with_a_line_break_neither_stops_the_mail_nor_reaches_a_header(guarded, mailbox):
+    alice = Api(guarded, name("a"), email=f"{name('a')}@example.org")
+    bob = Api(guarded, name("b"), email=f"{name('b')}@example.org")
+    alice_address, bob_address = (p.ok("GET", "/api/me")["email"] for p in (alice, bob))
+    # an address the mail server refuses (no SMTPUTF8 here): logged, and the next goes out
+    dora = Api(guarded, name("d"), email="dörte@example.org")
+    challenge(dora, [bob], "tictactoe", [dora.name, bob.name])            # dora opens: her mail fails
+    match_id = challenge(alice, [bob], "newline_title", [alice.name, bob.name])   # bob accepts: alice opens
+    mail = wait_for(lambda: mailbox.to(alice_address), timeout=20, what="the mail with the odd title")[0]
+    assert "\n" not in mail["Subject"] and mail["Subject"].startswith("Your turn: Tic Bcc: mallory")
+    assert mail.get_all("Bcc") is None and "mallory" not in (mail["To"] or "")
+    # and the mailer goes on: the next turn's mail arrives too
+    assert alice.move(match_id, 0, "b2").status_code == 200
+    wait_for(lambda: [m for m in mailbox.to(bob_address) if f"match {match_id}" in m["Subject"]], timeout=20,
+             what="the next mail")
+    # a control character never gets into an address either: refused where it is given
+    r = alice.http.patch("/api/me", json={"email": "a\x01b@example.org"})
+    assert r.status_code == 422
+
+
 # -- 10: idle and slow connections ------------------------------------------------------------------
 
 def test_idle_and_slow_connections_are_closed_and_health_answers_meanwhile(guarded):

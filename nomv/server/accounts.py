@@ -77,7 +77,8 @@ def check_password(password: object) -> str:
 def check_email(email: object) -> str | None:
     if email is None or email == "":
         return None
-    if not isinstance(email, str) or not EMAIL.match(email):
+    if not isinstance(email, str) or not EMAIL.match(email) \
+            or any(unicodedata.category(c)[0] == "C" for c in email):
         raise Invalid(f"{str(email)[:60]!r} is not an e-mail address")
     return email
 
