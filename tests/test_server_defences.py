@@ -80,6 +80,34 @@ def raw_json(client: httpx.Client, method: str, path: str, body) -> httpx.Respon
                           headers={"Content-Type": "application/json"})
 
 
+# -- 21: a lone surrogate --------------------------------------------------------------------------
+
+def test_a_lone_surrogate_anywhere_in_a_body_is_refused_with_422_never_500(guarded):
+    alice, bob = Api(guarded, name("a")), Api(guarded, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    bad = "x\ud800y"
+    anon = httpx.Client(base_url=guarded.url, timeout=60)
+    cases = [(anon, "POST", "/api/users", {"name": bad, "password": "password-1"}),
+             (anon, "POST", "/api/users", {"name": name("s"), "password": bad * 4}),
+             (anon, "POST", "/api/users", {"name": name("s"), "password": "password-1", "email": f"{bad}@a.example"}),
+             (anon, "POST", "/api/login", {"name": bad, "password": "password-1"}),
+             (anon, "POST", "/api/login", {"name": alice.name, "password": bad * 4}),
+             (alice.http, "POST", "/api/scripts", {"source": f"return {{ name = '{bad}' }}"}),
+             (alice.http, "POST", "/api/matches", {"game": bad, "seats": [alice.name, bob.name]}),
+             (alice.http, "POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, bad]}),
+             (alice.http, "POST", "/api/matches", {"game": "tictactoe", "options": {bad: 1}, "seats": [alice.name, bob.name]}),
+             (alice.http, "POST", "/api/records", {"record": {"format": bad}, "seats": [alice.name, bob.name]}),
+             (alice.http, "PATCH", "/api/me", {"email": f"{bad}@a.example"}),
+             (alice.http, "POST", "/api/me/password", {"old": bad * 4, "new": "password-2"}),
+             (alice.http, "POST", f"/api/matches/{match_id}/moves", {"ply": 0, "move": bad}),
+             (alice.http, "POST", f"/api/matches/{match_id}/moves", {"ply": 0, "move": ["b2", bad]})]
+    for client, method, path, body in cases:
+        r = raw_json(client, method, path, body)
+        assert r.status_code == 422 and r.json()["error"] == "invalid", (method, path, r.status_code, r.text)
+        assert "lone UTF-16 surrogate" in r.json()["message"], r.text
+    assert alice.move(match_id, 0, "b2").status_code == 200      # nothing was half done
+
+
 # -- 9: "your turn" mail ------------------------------------------------------------------------------
 
 def test_a_title_with_a_line_break_neither_stops_the_mail_nor_reaches_a_header(guarded, mailbox):
