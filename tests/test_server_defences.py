@@ -108,6 +108,24 @@ def test_a_lone_surrogate_anywhere_in_a_body_is_refused_with_422_never_500(guard
     assert alice.move(match_id, 0, "b2").status_code == 200      # nothing was half done
 
 
+# -- 22: framing and sniffing -----------------------------------------------------------------------
+
+def test_no_answer_may_be_framed_by_another_site_and_none_is_sniffed(guarded):
+    http = httpx.Client(base_url=guarded.url, timeout=60)
+    sha = http.get("/api/games/tictactoe").json()["sha256"]
+    for path in ("/", "/docs", "/redoc", "/docs/oauth2-redirect", "/openapi.json", "/static/js/app.js",
+                 f"/api/scripts/{sha}", "/api/health", "/api/no-such-route", f"/matches/{1}"):
+        r = http.get(path)
+        assert r.status_code in (200, 404), (path, r.status_code)
+        assert r.headers.get("x-frame-options") == "DENY", path
+        assert r.headers.get("x-content-type-options") == "nosniff", path
+        assert "frame-ancestors 'none'" in r.headers.get("content-security-policy", ""), path
+    source = http.get(f"/api/scripts/{sha}")
+    assert source.headers["content-type"].startswith("text/x-lua") and "return" in source.text
+    refused = http.post("/api/login", content=b"x", headers={"Content-Type": "text/plain"})   # the guard's own
+    assert refused.status_code == 415 and refused.headers.get("x-frame-options") == "DENY"
+
+
 # -- 9: "your turn" mail ------------------------------------------------------------------------------
 
 def test_a_title_with_a_line_break_neither_stops_the_mail_nor_reaches_a_header(guarded, mailbox):
