@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import nomv
 from conftest import SCRIPTS
 from serverlib import Api, Server, challenge, free_port, name, wait_for
 
@@ -297,3 +298,34 @@ def test_look_alike_and_invisible_names_are_refused_with_what_is_wrong(guarded):
         r = http.post("/api/users", json={"name": good, "password": "password-1"})
         assert r.status_code == 201, (good, r.text)
     assert r.json()["name"] == f"李Alice{digits}"
+
+
+# -- 6 and 20: computer players ----------------------------------------------------------------------------
+
+def wait_computer(api: Api, match_id: int, ply: int) -> dict:
+    return wait_for(lambda: (lambda m: m if m["ply"] >= ply else None)(api.match(match_id)), timeout=60,
+                    what="the computer's move")
+
+
+def test_a_computer_shows_no_estimate_while_a_game_with_secrets_runs(guarded):
+    alice = Api(guarded, name("a"))
+    secret = alice.ok("POST", "/api/matches", {"game": "nonads", "variant": "knownads",
+                                               "seats": [alice.name, "mcts:40it"]}, 201)["id"]
+    open_game = alice.ok("POST", "/api/matches", {"game": "trinim", "seats": [alice.name, "mcts:40it"]}, 201)["id"]
+    for match_id in (secret, open_game):
+        assert alice.move(match_id, 0, alice.match(match_id)["legal"][0]).status_code == 200
+    assert isinstance(wait_computer(alice, open_game, 2)["seats"][1]["expects"], float)   # no secret: shown
+    running = wait_computer(alice, secret, 2)
+    assert running["status"] == "active" and running["seats"][1]["expects"] is None
+    ended = alice.ok("POST", f"/api/matches/{secret}/resign")
+    assert isinstance(ended["seats"][1]["expects"], float)                                   # over: shown
+
+
+def test_a_computer_players_randomness_is_not_the_matchs_seed(guarded):
+    alice = Api(guarded, name("a"))
+    record = json.loads(nomv.Record.from_position(nomv.Game.load("trinim").start(seed=77)).to_text())
+    firsts = []
+    for _ in range(5):       # five matches of one seed: the same dice, the same first position
+        created = alice.ok("POST", "/api/records", {"record": record, "seats": ["random", alice.name]}, 201)
+        firsts.append(wait_computer(alice, created["id"], 1)["moves"][0])
+    assert len(set(firsts)) > 1, firsts
