@@ -300,6 +300,35 @@ def test_look_alike_and_invisible_names_are_refused_with_what_is_wrong(guarded):
     assert r.json()["name"] == f"李Alice{digits}"
 
 
+# -- 19: ratings ------------------------------------------------------------------------------------------
+
+def test_a_rated_match_ended_in_the_first_moves_changes_no_rating(guarded):
+    alice, bob = Api(guarded, name("a")), Api(guarded, name("b"))
+    quick = challenge(alice, [bob], "trinim", [alice.name, bob.name])
+    ended = bob.ok("POST", f"/api/matches/{quick}/resign")
+    assert not ended["rated"] and "not rated" in ended["outcome"]["unrated"]
+
+    def rows() -> dict:
+        listed = alice.ok("GET", "/api/games/trinim/standings")["standings"]
+        return {r["name"]: r for r in listed if r["name"] in (alice.name, bob.name)}
+    assert rows() == {}
+    # an agreed draw just as early: the same
+    early = challenge(alice, [bob], "trinim", [alice.name, bob.name])
+    state = alice.match(early)
+    assert alice.move(early, 0, state["legal"][0]).status_code == 200
+    alice.ok("POST", f"/api/matches/{early}/draw", {"action": "offer"})
+    assert "unrated" in bob.ok("POST", f"/api/matches/{early}/draw", {"action": "accept"})["outcome"]
+    assert rows() == {}
+    # once each has made two moves, a resignation counts
+    played = challenge(alice, [bob], "trinim", [alice.name, bob.name])
+    for ply, player in enumerate((alice, bob, alice, bob)):
+        assert player.move(played, ply, player.match(played)["legal"][0]).status_code == 200
+    ended = alice.ok("POST", f"/api/matches/{played}/resign")
+    assert ended["rated"] and "unrated" not in ended["outcome"]
+    standings = rows()
+    assert standings[bob.name]["wins"] == 1 and standings[alice.name]["losses"] == 1
+
+
 # -- 6 and 20: computer players ----------------------------------------------------------------------------
 
 def wait_computer(api: Api, match_id: int, ply: int) -> dict:

@@ -253,6 +253,8 @@ class Outcome(Answer):
     reason: str | None
     text: str = Field(description="the result in words")
     how: Literal["game", "resign", "timeout", "draw"]
+    unrated: str | None = Field(None, description="why a match that was to be rated changed no rating "
+                                                  "(it ended too soon); the key only then")
 
 
 class SeatOut(Answer):

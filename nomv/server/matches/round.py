@@ -143,12 +143,14 @@ class Round:
         else:
             values["deadline"] = deadline(m.seats, snap.to_move, m.row.time_per_move)
         stored = MoveRow(m.row.ply, seat, played.steps, played.notation, t, expects)
+        if outcome is not None:
+            self._unless_too_short(m, [*m.moves, stored], values)
         try:
             with p.tables.change() as w:
                 w.add_move(m.id, stored)
                 w.update(m, values, t)
                 if outcome is not None:
-                    self._rate(w, m, outcome["ranks"])
+                    self._rate(w, m, outcome["ranks"], values)
         except Lost:
             p.engines.forget(key)
             fresh = self.load()
@@ -160,7 +162,7 @@ class Round:
         self.version = after.row.version
         p.notifier.changed(after, "move", acting=user)
         return {"ply": after.row.ply, "move": played.notation, "steps": played.steps,
-                "status": after.row.status, "outcome": outcome}
+                "status": after.row.status, "outcome": after.row.outcome}
 
     # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
 
@@ -200,19 +202,30 @@ class Round:
                    "reason": text, "text": text, "how": how}
         values: MatchChange = {"status": "ended", "outcome": outcome, "to_move": None, "deadline": None,
                                "draw_offer": None, "takeback": None}
+        self._unless_too_short(m, m.moves, values)
         t = now()
         try:
             with self._parts.tables.change() as w:
                 w.update(m, values, t)
-                self._rate(w, m, ranks)
+                self._rate(w, m, ranks, values)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
         self._changed(m.changed(values, t), how)
 
     @staticmethod
-    def _rate(w: Changes, m: Match, ranks: list[int]) -> None:
+    def _unless_too_short(m: Match, moves: list[MoveRow], values: MatchChange) -> None:
+        """A rated match that ends after too few moves (ratings.too_short) ends unrated, and
+        its outcome says why."""
+        why = ratings.too_short([s.seat for s in m.seats], [mv.seat for mv in moves]) if m.row.rated else None
+        outcome = values.get("outcome")
+        if why is not None and outcome is not None:
+            values["rated"] = False
+            values["outcome"] = {**outcome, "unrated": why}
+
+    @staticmethod
+    def _rate(w: Changes, m: Match, ranks: list[int], values: MatchChange) -> None:
         """Rates the players of a rated match that ends, in the transaction that ends it."""
-        if not m.row.rated:
+        if not values.get("rated", m.row.rated):
             return
         user_ids = [s.user_id for s in m.seats if s.user_id is not None]
         if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
