@@ -358,3 +358,31 @@ def test_a_computer_players_randomness_is_not_the_matchs_seed(guarded):
         created = alice.ok("POST", "/api/records", {"record": record, "seats": ["random", alice.name]}, 201)
         firsts.append(wait_computer(alice, created["id"], 1)["moves"][0])
     assert len(set(firsts)) > 1, firsts
+
+
+def test_a_takeback_against_a_computer_never_shows_the_future(guarded):
+    alice, bob = Api(guarded, name("a")), Api(guarded, name("b"))
+    # no chance, no secret: the computer agrees, as before
+    plain = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "random"]}, 201)["id"]
+    assert alice.move(plain, 0, "b2").status_code == 200
+    wait_computer(alice, plain, 2)
+    assert alice.ok("POST", f"/api/matches/{plain}/takeback", {"action": "ask"})["ply"] == 0
+    # a die was rolled since: taking back would show the roll to come
+    dice = alice.ok("POST", "/api/matches", {"game": "dicerace", "seats": [alice.name, "random"]}, 201)["id"]
+    assert alice.move(dice, 0, "roll").status_code == 200
+    before = wait_computer(alice, dice, 2)
+    r = alice.post(f"/api/matches/{dice}/takeback", {"action": "ask"})
+    assert r.status_code == 409 and "drew chance" in r.json()["message"]
+    assert alice.match(dice)["moves"] == before["moves"]
+    # hidden information: the move showed something (a tile drawn)
+    secret = alice.ok("POST", "/api/matches", {"game": "nonads", "variant": "knownads",
+                                               "seats": [alice.name, "random"]}, 201)["id"]
+    assert alice.move(secret, 0, alice.match(secret)["legal"][0]).status_code == 200
+    wait_computer(alice, secret, 2)
+    r = alice.post(f"/api/matches/{secret}/takeback", {"action": "ask"})
+    assert r.status_code == 409 and "hidden information" in r.json()["message"]
+    # between people, the other decides, whatever the game
+    people = challenge(alice, [bob], "dicerace", [alice.name, bob.name])
+    assert alice.move(people, 0, "roll").status_code == 200
+    alice.ok("POST", f"/api/matches/{people}/takeback", {"action": "ask"})
+    assert bob.ok("POST", f"/api/matches/{people}/takeback", {"action": "accept"})["ply"] == 0

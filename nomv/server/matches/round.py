@@ -260,7 +260,7 @@ class Round:
 
     def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
         """``ask`` takes back the user's last move and every move after it once the others
-        accept (computer players always do)."""
+        accept (computer players do, unless it would show the future: _computers_agree)."""
         with self.lock:
             m = self.load()
             mine = self._running(m, user)
@@ -278,6 +278,7 @@ class Round:
                 own = [mv.ply for mv in m.moves if mv.seat in mine]
                 if not own:
                     raise Conflict("you have no move to take back")
+                self._computers_agree(m, own[-1])
                 agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
                 request = {"by": m.moves[own[-1]].seat, "ply": own[-1], "agreed": agreed}
             if set(request["agreed"]) >= {s.seat for s in m.seats}:
@@ -285,6 +286,20 @@ class Round:
             else:
                 self._change(m, {"takeback": request}, "takeback asked", user)
             return self.show(user)
+
+    def _computers_agree(self, m: Match, back_to: int) -> None:
+        """Computer players agree to take moves back, unless that would show the future: in a
+        game with hidden information (the moves revealed something: a tile drawn, a card turned
+        up) or when the moves drew chance (a die).  A person would take back, look, and play
+        again knowing what comes; between people, the others decide whether to let them."""
+        if not any(s.kind == "computer" for s in m.seats):
+            return
+        if (self._parts.views.entry(m).info or {}).get("hidden_information"):
+            raise Conflict("the computer player declines: in a game with hidden information, taking "
+                           "moves back would let you play them again knowing what they revealed")
+        if self._parts.engines.drew_chance(m.key(), m.loader(), back_to):
+            raise Conflict("the computer player declines: the moves to take back drew chance (a die, "
+                           "a card); taking them back would show you what chance brings next")
 
     def _take_back(self, m: Match, back_to: int, seat: int) -> None:
         t = now()
