@@ -501,11 +501,12 @@ def cmd_serve(args) -> int:
                  "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
                  "session_days", "log_level", "workers", "forwarded_allow_ips", "header_timeout",
-                 "body_timeout"):
+                 "body_timeout", "max_waiting"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
-    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers"):
+    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers",
+                 "max_waiting"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
     if settings.workers > 1 and settings.backend != "postgresql":
@@ -766,6 +767,8 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "(default 30)")
     p.add_argument("--argon2", metavar="KIB,PASSES", help="the cost of password hashing (default "
                    "65536,3: 64 MiB and 3 passes)")
+    p.add_argument("--max-waiting", type=int, metavar="N", help="matches a user created that may wait "
+                   "for players at once: challenges and open seats (default 20)")
     p.add_argument("--forwarded-allow-ips", metavar="IPS", help="the reverse proxies whose X-Forwarded-For "
                    "and X-Forwarded-Proto are believed: addresses or networks, comma-separated, or * "
                    "(default 127.0.0.1)")

@@ -300,6 +300,28 @@ def test_look_alike_and_invisible_names_are_refused_with_what_is_wrong(guarded):
     assert r.json()["name"] == f"李Alice{digits}"
 
 
+# -- 11: a flood of challenges ----------------------------------------------------------------------------
+
+def test_a_flood_of_challenges_never_hides_the_matches_being_played(guarded):
+    victim, friend = Api(guarded, name("v")), Api(guarded, name("f"))
+    their_turn = challenge(victim, [friend], "tictactoe", [victim.name, friend.name])
+    assert victim.move(their_turn, 0, "b2").status_code == 200
+    my_turn = challenge(friend, [victim], "tictactoe", [victim.name, friend.name])
+    attackers = [Api(guarded, name("m")) for _ in range(11)]
+    for attacker in attackers:             # 220 challenges, each newer than both matches
+        for _ in range(20):
+            attacker.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [attacker.name, victim.name]}, 201)
+    r = attackers[0].post("/api/matches", {"game": "tictactoe", "seats": [attackers[0].name, victim.name]})
+    assert r.status_code == 403 and "20 matches waiting" in r.json()["message"]
+    # a match that starts at once is no challenge: not counted
+    attackers[0].ok("POST", "/api/matches", {"game": "tictactoe", "seats": [attackers[0].name, "random"]}, 201)
+    listed = victim.ok("GET", "/api/me/matches")
+    assert len(listed) == 200
+    assert listed[0]["id"] == my_turn and listed[0]["your_turn"]
+    assert their_turn in [m["id"] for m in listed]
+    assert all(m["to_answer"] for m in listed[1:-1])
+
+
 # -- 19: ratings ------------------------------------------------------------------------------------------
 
 def test_a_rated_match_ended_in_the_first_moves_changes_no_rating(guarded):

@@ -73,5 +73,5 @@ def test_nomv_serve_help_lists_its_options(capsys):
     out = capsys.readouterr().out
     for option in ("--db URL", "--host", "--port", "--smtp URL", "--searches", "--time-limit",
                    "--max-scripts", "--min-time-per-move", "--forwarded-allow-ips IPS", "--header-timeout S",
-                   "--body-timeout S"):
+                   "--body-timeout S", "--max-waiting N"):
         assert option in out, option

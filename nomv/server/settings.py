@@ -71,6 +71,8 @@ class Settings:
     #: previous answer), and to send the next part of a body, before it is closed or answered 408.
     header_timeout: float = 10.0
     body_timeout: float = 30.0
+    #: Matches a user created that may wait for players at once (challenges, open seats).
+    max_waiting: int = 20
     #: Server processes on this machine (uvicorn's workers), sharing the database: PostgreSQL
     #: only (its LISTEN/NOTIFY carries the pushes between them).
     workers: int = 1
