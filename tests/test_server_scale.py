@@ -80,6 +80,31 @@ def test_a_move_posted_to_one_process_is_pushed_to_the_websockets_of_the_other(p
             w.close()
 
 
+def test_a_logout_or_a_password_change_closes_that_sessions_websockets_on_every_process(pair):
+    first, second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    phone, laptop, tablet = (Api(server, alice.name, register=False) for server in (second, first, second))
+    sockets = {who: Collector(api, match_id) for who, api in (("phone", phone), ("laptop", laptop), ("tablet", tablet))}
+    try:
+        for c in sockets.values():
+            c.wait(lambda m: "hello" in m["events"])
+        phone.ok("POST", "/api/logout")          # on process 2: the phone's socket there closes
+        wait_for(lambda: sockets["phone"].connection.close_code == 1008, timeout=15, what="the phone's socket closed")
+        assert "session has ended" in sockets["phone"].connection.close_reason
+        # a password change on process 2 ends every other session: the laptop's socket on process 1
+        tablet.ok("POST", "/api/me/password", {"old": "password-1", "new": "password-2"})
+        wait_for(lambda: sockets["laptop"].connection.close_code == 1008, timeout=15, what="the laptop's socket closed")
+        # the tablet's session changed the password and stays: its socket still streams alice's view
+        assert sockets["tablet"].connection.close_code is None
+        assert alice.get("/api/me").status_code == 401          # (alice's first session ended too)
+        assert bob.move(match_id, 0, "b2").status_code == 403 and tablet.move(match_id, 0, "b2").status_code == 200
+        assert sockets["tablet"].wait(lambda m: m["match"]["ply"] == 1, timeout=15)["match"]["you"] == [1]
+    finally:
+        for c in sockets.values():
+            c.close()
+
+
 def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lands(pair):
     first, second = pair
     alice, bob = Api(first, name("a")), Api(first, name("b"))

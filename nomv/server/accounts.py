@@ -11,7 +11,7 @@ import re
 import unicodedata
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -19,6 +19,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from . import names
 from .errors import Conflict, Invalid, TooMany, Unauthorized
+from .live import SessionsEnded
 from .store import Store, login_failures, now, sessions, users
 
 #: A name is what people call themselves, in any script: 2 to 40 characters, no slash (uploaded
@@ -93,6 +94,9 @@ class Accounts:
         self.store = store
         self.session_seconds = session_days * 86400
         self.hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=1)
+        #: Told of sessions that ended, once that is committed (the services make it
+        #: LiveHub.end_sessions: every process closes their sockets and forgets them).
+        self.on_sessions_ended: Callable[[SessionsEnded], None] = lambda ended: None
 
     @staticmethod
     def _user(row) -> User:
@@ -217,9 +221,14 @@ class Accounts:
                     what = "for this name from your address" if key.startswith("name:") else "from your address"
                     raise TooMany(f"too many failed logins {what}; try again in {wait} minute{'s' if wait != 1 else ''}")
 
-    def logout(self, token: str) -> None:
+    def logout(self, token: str, reason: str = "logout") -> None:
+        """Ends the session of ``token`` (``reason``: logout, or expired)."""
+        key = token_hash(token)
         with self.store.write() as db:
-            db.execute(sessions.delete().where(sessions.c.token_hash == token_hash(token)))
+            row = db.execute(sa.select(sessions.c.user_id).where(sessions.c.token_hash == key)).first()
+            db.execute(sessions.delete().where(sessions.c.token_hash == key))
+        if row is not None:
+            self.on_sessions_ended(SessionsEnded(row.user_id, (key,), reason=reason))
 
     def session_user(self, token: str | None) -> User | None:
         """The user of a session token, or None (unknown or expired)."""
@@ -233,7 +242,7 @@ class Accounts:
         if row is None:
             return None
         if t - row.used_at > self.session_seconds:
-            self.logout(token)
+            self.logout(token, reason="expired")
             return None
         if t - row.used_at > 3600:   # a session in use stays alive; one write an hour is enough
             with self.store.write() as db:
@@ -254,6 +263,8 @@ class Accounts:
             if keep_token:
                 query = query.where(sessions.c.token_hash != token_hash(keep_token))
             db.execute(query)
+        self.on_sessions_ended(SessionsEnded(user.id, None, token_hash(keep_token) if keep_token else None,
+                                             reason="password"))
 
     def update(self, user: User, email: object = ..., notify: object = ...) -> User:
         values: dict[str, Any] = {}

@@ -4,7 +4,8 @@ The first message is ``{"type": "match", "events": ["hello"], "match": {...}}``,
 per change (a move, a takeback, an offer, the end...), each built for this viewer as
 ``GET /api/matches/{id}`` would answer (``events`` names what happened).  Send ``ping`` to get
 ``pong``.  A push tells only which match changed and its version (nomv.server.live); this socket
-builds its own message, from its viewer's view.
+builds its own message, from its viewer's view.  A socket opened with a session is closed (1008)
+when that session ends: a logout, a password change, in any process.
 """
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
+from ..accounts import token_hash
 from ..errors import ApiError, UpgradeRequired
 from ..guard import public_host, same_site
+from ..live import SESSION_ENDED
 from .deps import MatchId, services, token_of
 from .errors import errors
 
@@ -26,7 +29,9 @@ DESCRIPTION = (
     "`?token=TOKEN`; anyone else watches as a spectator). The first message is "
     "`{\"type\": \"match\", \"events\": [\"hello\"], \"match\": {...}}`; then one message per change "
     "(a move, a takeback, a draw offer, the end...), each built for you as `GET /api/matches/{id}` "
-    "would answer (`events` names what happened). Send `ping` to get `pong`. Over plain HTTP: 426.")
+    "would answer (`events` names what happened). Send `ping` to get `pong`. A socket opened with a "
+    "session is closed (1008) when that session ends (a logout, a password change). Prefer the header "
+    "to `?token=`: addresses end up in logs (nomv hides the token in its own). Over plain HTTP: 426.")
 
 
 @router.get("/matches/{match_id}/live", status_code=101, summary="WebSocket: live changes of a match",
@@ -56,7 +61,13 @@ async def live(websocket: WebSocket, match_id: int) -> None:
         await websocket.close(code=1008, reason=exc.message[:120])
         return
     await websocket.accept()
-    sub = s.live.subscribe(match_id, current.id if current else None)
+    sub = s.live.subscribe(match_id, current.id if current else None, token_hash(token) if current and token else None)
+    ended = "this session has ended: log in again"
+    if current is not None and await run_in_threadpool(s.accounts.session_user, token) is None:
+        # (it ended between the first look and the subscription: its event came too early)
+        s.live.unsubscribe(sub)
+        await websocket.close(code=1008, reason=ended)
+        return
 
     async def listen() -> None:
         while True:
@@ -78,6 +89,9 @@ async def live(websocket: WebSocket, match_id: int) -> None:
                 reader.result()   # a disconnect ends here
                 return
             events = waiter.result()
+            if any(e["kind"] == SESSION_ENDED for e in events):
+                await websocket.close(code=1008, reason=ended)
+                return
             # (each socket builds its answer: one per viewer class and version would do)
             shown = await run_in_threadpool(s.rounds.show, match_id, current)
             await websocket.send_json(message([e["kind"] for e in events], shown))
