@@ -102,10 +102,16 @@ def test_a_lone_surrogate_anywhere_in_a_body_is_refused_with_422_never_500(guard
              (alice.http, "POST", "/api/me/password", {"old": bad * 4, "new": "password-2"}),
              (alice.http, "POST", f"/api/matches/{match_id}/moves", {"ply": 0, "move": bad}),
              (alice.http, "POST", f"/api/matches/{match_id}/moves", {"ply": 0, "move": ["b2", bad]})]
+    wrong = []
     for client, method, path, body in cases:
-        r = raw_json(client, method, path, body)
-        assert r.status_code == 422 and r.json()["error"] == "invalid", (method, path, r.status_code, r.text)
-        assert "lone UTF-16 surrogate" in r.json()["message"], r.text
+        try:
+            r = raw_json(client, method, path, body)
+        except httpx.HTTPError as exc:      # (a 500 there even dropped the connection)
+            wrong.append((method, path, repr(exc)))
+            continue
+        if r.status_code != 422 or "lone UTF-16 surrogate" not in r.json()["message"]:
+            wrong.append((method, path, r.status_code, r.text[:100]))
+    assert wrong == []
     assert alice.move(match_id, 0, "b2").status_code == 200      # nothing was half done
 
 
