@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shutil
 import socket
-from email import message_from_bytes
 from pathlib import Path
 
 import httpx
@@ -18,7 +17,7 @@ import pytest
 
 import nomv
 from conftest import SCRIPTS
-from serverlib import Api, Server, challenge, free_port, name, wait_for
+from serverlib import Api, Server, challenge, name, smtp_server, wait_for
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 #: The trusted proxy of the server below: another loopback address.
@@ -26,29 +25,9 @@ PROXY = "127.0.0.2"
 TITLE = "Tic\nBcc: mallory@evil.example"
 
 
-class Mailbox:
-    """aiosmtpd's handler: keeps every message the server sends."""
-
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def to(self, address: str) -> list:
-        return [m for m in self.messages if m["To"] == address]
-
-
 @pytest.fixture(scope="module")
 def mailbox():
-    from aiosmtpd.controller import Controller
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    box.port = controller.port
-    yield box
-    controller.stop()
+    yield from smtp_server()
 
 
 @pytest.fixture(scope="module")
