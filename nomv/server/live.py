@@ -119,9 +119,11 @@ class LiveHub:
                 with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if not first:   # pushes may have been missed while the connection was down
-                        self._deliver_all({"kind": "resync"})
+                        # the handlers first (what keeps sessions in memory forgets them), so
+                        # that sockets re-reading their session on "resync" read the database
                         for handler in list(self._resync_handlers):
                             self._safely(handler)
+                        self._deliver_all({"kind": "resync"})
                     first = False
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):

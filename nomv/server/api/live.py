@@ -5,7 +5,9 @@ per change (a move, a takeback, an offer, the end...), each built for this viewe
 ``GET /api/matches/{id}`` would answer (``events`` names what happened).  Send ``ping`` to get
 ``pong``.  A push tells only which match changed and its version (nomv.server.live); this socket
 builds its own message, from its viewer's view.  A socket opened with a session is closed (1008)
-when that session ends: a logout, a password change, in any process.
+when that session ends: a logout, a password change, in any process (and when this process's
+connection to the others comes back after a break, each socket reads its session again: an end
+told meanwhile was missed).
 """
 from __future__ import annotations
 
@@ -89,7 +91,12 @@ async def live(websocket: WebSocket, match_id: int) -> None:
                 reader.result()   # a disconnect ends here
                 return
             events = waiter.result()
-            if any(e["kind"] == SESSION_ENDED for e in events):
+            kinds = {e["kind"] for e in events}
+            gone = SESSION_ENDED in kinds
+            if not gone and "resync" in kinds and current is not None:
+                # the other processes' news were missed for a while: a session's end among them?
+                gone = await run_in_threadpool(s.accounts.session_user, token) is None
+            if gone:
                 await websocket.close(code=1008, reason=ended)
                 return
             # (each socket builds its answer: one per viewer class and version would do)
