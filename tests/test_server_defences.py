@@ -17,7 +17,7 @@ import pytest
 
 import nomv
 from conftest import SCRIPTS
-from serverlib import Api, Server, challenge, name, smtp_server, wait_for
+from serverlib import Api, Collector, Server, challenge, name, smtp_server, wait_for
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 #: The trusted proxy of the server below: another loopback address.
@@ -192,6 +192,27 @@ def test_a_websocket_message_over_the_limit_closes_the_socket(guarded):
             for _ in range(3):
                 ws.recv(timeout=30)
         assert ws.close_code == 1009
+
+
+# -- 14: a session that ends unheard ---------------------------------------------------------------------
+
+def test_a_session_that_expires_while_its_websocket_streams_closes_it(tmp_path):
+    """Nobody asks for a session while its socket streams: its expiry is found by the socket."""
+    server = Server(f"sqlite:///{tmp_path}/server.sqlite3", tmp_path, "--session-days", "0.0001")  # 8.64 s
+    try:
+        alice = Api(server, name("a"))
+        match_id = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "random"]}, 201)["id"]
+        phone = Api(server, alice.name, register=False)
+        watch = Collector(phone, match_id)
+        try:
+            assert watch.wait(lambda m: "hello" in m["events"])["match"]["you"] == [1]
+            wait_for(lambda: watch.connection.close_code is not None, timeout=60, what="the socket closed")
+            assert watch.connection.close_code == 1008 and "session has ended" in watch.connection.close_reason
+            assert phone.get("/api/me").status_code == 401
+        finally:
+            watch.close()
+    finally:
+        server.stop()
 
 
 # -- 12, 13, 17: logins, proxies, passwords -------------------------------------------------------------

@@ -7,7 +7,7 @@ per change (a move, a takeback, an offer, the end...), each built for this viewe
 builds its own message, from its viewer's view.  A socket opened with a session is closed (1008)
 when that session ends: a logout, a password change, in any process (and when this process's
 connection to the others comes back after a break, each socket reads its session again: an end
-told meanwhile was missed).
+told meanwhile was missed; and every few minutes, for an expiry or an end whose news was lost).
 """
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ from .deps import MatchId, services, token_of
 from .errors import errors
 
 router = APIRouter(prefix="/api", tags=["matches"])
+
+#: How often, at most, a socket opened with a session reads that session again (a tenth of a
+#: session's life when that is shorter): an expiry, or an end whose news was lost, closes it then.
+RECHECK_SECONDS = 300.0
 
 DESCRIPTION = (
     "Open a WebSocket here (authenticated by the session cookie, `Authorization: Bearer TOKEN`, or "
@@ -80,17 +84,27 @@ async def live(websocket: WebSocket, match_id: int) -> None:
     def message(events: list[str], match: dict[str, Any]) -> dict[str, Any]:
         return {"type": "match", "events": events, "match": match}
 
+    # A session also ends unheard: it expires while the socket streams (nobody asks for it), or
+    # the news of its end was lost on the way.  The socket reads it again now and then.
+    recheck = min(RECHECK_SECONDS, max(1.0, s.accounts.session_seconds / 10)) if current is not None else None
     reader = asyncio.create_task(listen())
+    waiter: asyncio.Task | None = None
     try:
         await websocket.send_json(message(["hello"], first))
         while True:
-            waiter = asyncio.create_task(sub.next())
-            done, _pending = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if waiter is None:
+                waiter = asyncio.create_task(sub.next())
+            done, _pending = await asyncio.wait({waiter, reader}, timeout=recheck,
+                                                return_when=asyncio.FIRST_COMPLETED)
             if reader in done:
-                waiter.cancel()
                 reader.result()   # a disconnect ends here
                 return
-            events = waiter.result()
+            if waiter not in done:   # time to read the session again
+                if await run_in_threadpool(s.accounts.session_user, token) is None:
+                    await websocket.close(code=1008, reason=ended)
+                    return
+                continue
+            events, waiter = waiter.result(), None
             kinds = {e["kind"] for e in events}
             gone = SESSION_ENDED in kinds
             if not gone and "resync" in kinds and current is not None:
@@ -106,4 +120,6 @@ async def live(websocket: WebSocket, match_id: int) -> None:
         pass
     finally:
         reader.cancel()
+        if waiter is not None:
+            waiter.cancel()
         s.live.unsubscribe(sub)
