@@ -198,7 +198,11 @@ def test_a_websocket_message_over_the_limit_closes_the_socket(guarded):
 
 def test_a_session_that_expires_while_its_websocket_streams_closes_it(tmp_path):
     """Nobody asks for a session while its socket streams: its expiry is found by the socket."""
-    server = Server(f"sqlite:///{tmp_path}/server.sqlite3", tmp_path, "--session-days", "0.0001")  # 8.64 s
+    import sqlite3
+    from nomv.server.accounts import token_hash
+    db = tmp_path / "server.sqlite3"
+    # sessions of 43.2 s, read again by a socket every 4.32 s
+    server = Server(f"sqlite:///{db}", tmp_path, "--session-days", "0.0005")
     try:
         alice = Api(server, name("a"))
         match_id = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "random"]}, 201)["id"]
@@ -206,6 +210,11 @@ def test_a_session_that_expires_while_its_websocket_streams_closes_it(tmp_path):
         watch = Collector(phone, match_id)
         try:
             assert watch.wait(lambda m: "hello" in m["events"])["match"]["you"] == [1]
+            # the phone's session was last used a day ago (as if the socket had streamed that long)
+            with sqlite3.connect(db) as conn:
+                aged = conn.execute("UPDATE sessions SET used_at = used_at - 86400 WHERE token_hash = ?",
+                                    (token_hash(phone.token),)).rowcount
+            assert aged == 1
             wait_for(lambda: watch.connection.close_code is not None, timeout=60, what="the socket closed")
             assert watch.connection.close_code == 1008 and "session has ended" in watch.connection.close_reason
             assert phone.get("/api/me").status_code == 401
