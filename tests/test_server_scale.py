@@ -377,7 +377,8 @@ def test_a_worker_killed_mid_move_by_a_hanging_script_gives_a_clear_error_and_th
 @pytest.fixture(scope="module")
 def sqlite_server(tmp_path_factory):
     home = tmp_path_factory.mktemp("serve-defences")
-    srv = Server(f"sqlite:///{home}/server.sqlite3", home)
+    # (the route table's tests make dozens of challenges of one user: over --max-waiting's 20)
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--max-waiting", "1000")
     yield srv
     srv.stop()
 
