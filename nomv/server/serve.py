@@ -77,6 +77,10 @@ def run(settings: Settings) -> int:
     return 0 if server.started else 1
 
 
+#: How long uvicorn's supervisor waits for a worker process's answer before it kills it.
+WORKER_HEALTHCHECK_SECONDS = 60
+
+
 def _run_workers(settings: Settings) -> int:
     """uvicorn's worker processes, each an application of its own on the shared database."""
     import uvicorn
@@ -92,8 +96,11 @@ def _run_workers(settings: Settings) -> int:
     os.environ[SETTINGS_VARIABLE] = json.dumps(dataclasses.asdict(settings))
     print(f"nomv serve: http://{settings.host}:{settings.port}/ ({settings.workers} processes; "
           f"database {shown_url(settings.db)})", file=sys.stderr, flush=True)
+    # uvicorn kills a worker that does not answer its supervisor's ping within the health check's
+    # timeout (5 s by default), its start included: on a busy machine a worker still importing,
+    # or busy in a long step holding the interpreter, was killed and started again, over and over
     uvicorn.run("nomv.server.serve:app_from_environment", factory=True, workers=settings.workers,
-                **_uvicorn_options(settings))
+                timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **_uvicorn_options(settings))
     return 0
 
 
