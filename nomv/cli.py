@@ -552,17 +552,20 @@ def cmd_serve(args) -> int:
     for name in ("public_url", "smtp", "mail_from", "processes", "searches", "computer_seconds",
                  "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
-                 "session_days", "log_level", "workers"):
+                 "session_days", "log_level", "workers", "forwarded_allow_ips", "header_timeout",
+                 "body_timeout", "max_waiting"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
-    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers"):
+    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers",
+                 "max_waiting"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
     if settings.workers > 1 and settings.backend != "postgresql":
         raise UsageError("--workers needs PostgreSQL (--db postgresql://...): SQLite cannot carry the live "
                          "pushes between processes")
-    for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days"):
+    for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days", "header_timeout",
+                 "body_timeout"):
         if not getattr(settings, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
     if args.max_script_kb is not None:
@@ -844,6 +847,15 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "(default 30)")
     p.add_argument("--argon2", metavar="KIB,PASSES", help="the cost of password hashing (default "
                    "65536,3: 64 MiB and 3 passes)")
+    p.add_argument("--max-waiting", type=int, metavar="N", help="matches a user created that may wait "
+                   "for players at once: challenges and open seats (default 20)")
+    p.add_argument("--forwarded-allow-ips", metavar="IPS", help="the reverse proxies whose X-Forwarded-For "
+                   "and X-Forwarded-Proto are believed: addresses or networks, comma-separated, or * "
+                   "(default 127.0.0.1)")
+    p.add_argument("--header-timeout", type=float, metavar="S", help="seconds a connection may take to send "
+                   "a request's headers before it is closed (default 10)")
+    p.add_argument("--body-timeout", type=float, metavar="S", help="seconds a request's body may pause "
+                   "before the request is answered 408 (default 30)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="default info")
     p.set_defaults(func=cmd_serve)
 
