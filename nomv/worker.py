@@ -267,6 +267,15 @@ def _take_process() -> _Started:
     return taken or _new_process()
 
 
+def warm() -> None:
+    """Starts the spare worker process now, for a process that will soon need one (a check
+    waiting for its script)."""
+    global _spare
+    with _spare_lock:
+        if _spare is None or _spare[0].poll() is not None:
+            _spare = _new_process()
+
+
 def script_key(source: str, path: str, runtime: str) -> str:
     """A script's name in a worker: the same script, path and runtime share one runtime."""
     return hashlib.sha256(f"{runtime}\0{path}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -38,8 +39,8 @@ from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
 from ..pool import EnginePool
 from ..record import play_recorded
-from ..worker import WorkerEngine
-from .errors import Conflict, Illegal, Invalid, ScriptFailed
+from ..worker import WorkerEngine, cpu_seconds
+from .errors import ApiError, Conflict, Illegal, Invalid, ScriptFailed
 from .looks import Looks, seen_as
 from .snapshots import MatchKey, MovesLoader, Played, Script, Snapshot
 
@@ -77,6 +78,53 @@ def describe(game: Game) -> dict:
         "variants": {name: dict(values) for name, values in sorted(game.options.variants.items())},
         "hidden_information": "view" in game.hooks,
     }
+
+
+def replay_alone(script: Script, limits: Limits, options: dict, seed: int, notations: list[str],
+                 steps: list[list[str]] | None, budget: float, stop: threading.Event | None = None) -> dict:
+    """Replays a record's moves in a worker process of its own (so that a long record holds up
+    nobody's match), within ``budget`` seconds of that process's CPU (or four times that in real
+    time): {"options", "players", "moves": [(steps, notation, seat)], "to_move", "outcome": its
+    text or None}, or Invalid naming the move that cannot be played.  With ``steps`` (a version
+    2 record), each move is played by its steps and must still be written as recorded."""
+    started = time.monotonic()
+    try:
+        game = Game(script.source, script.path, limits=limits)
+    except ScriptError as exc:
+        raise script_failed(exc, "to load") from None
+    with game:
+        try:
+            pos = game.start(options=options, seed=seed)
+        except (OptionError, ValueError, TypeError) as exc:
+            raise Invalid(f"the record's options: {exc}") from None
+        except ScriptError as exc:
+            raise script_failed(exc, "to set up the match") from None
+        played = []
+        engine = game.engine
+        assert isinstance(engine, WorkerEngine), "a game of its own runs in a worker process"
+        for number, text in enumerate(notations, start=1):
+            pid = engine.process_id
+            used = cpu_seconds(pid, 0.0) if pid is not None else 0.0
+            if used > budget or time.monotonic() - started > 4 * budget:
+                raise Invalid(f"the replay of the record took more than the {budget:g} s this server gives it "
+                              f"(it was at move {number} of {len(notations)})")
+            if stop is not None and stop.is_set():
+                raise ApiError("the server is stopping")
+            try:
+                seat = pos.to_move
+                move = play_recorded(pos, text, None if steps is None else steps[number - 1])
+            except IllegalMoveError as exc:
+                raise Invalid(f"move {number} ({text[:60]!r}) of the record cannot be played: {exc}") from None
+            except ScriptError as exc:
+                raise script_failed(exc, f"replaying move {number} of the record") from None
+            played.append((list(move.steps), pos.history_notation[-1], seat))
+        try:
+            outcome = pos.outcome()
+            to_move = pos.to_move if outcome is None else None
+        except ScriptError as exc:
+            raise script_failed(exc, f"after move {len(notations)} of the record") from None
+        return {"options": pos.chosen, "players": pos.players, "moves": played, "to_move": to_move,
+                "outcome": None if outcome is None else outcome.describe(game.players)}
 
 
 @dataclass
@@ -439,32 +487,6 @@ class Engines:
                 raise Invalid(str(exc)) from None
             except ScriptError as exc:
                 raise script_failed(exc, "to set up the game") from None
-        return self._run(sha256, work)
-
-    def replay(self, sha256: str, options: dict, seed: int, notations: list[str],
-               steps: list[list[str]] | None = None) -> dict:
-        """Replays a record's moves: {"options", "players", "moves": [(steps, notation, seat)]},
-        or Invalid naming the move that cannot be played.  With ``steps`` (a version 2 record),
-        each move is played by its steps and must still be written as recorded."""
-        def work(loaded: _Loaded) -> dict:
-            game = loaded.load()
-            try:
-                pos = game.start(options=options, seed=seed)
-            except (OptionError, ValueError, TypeError) as exc:
-                raise Invalid(f"the record's options: {exc}") from None
-            except ScriptError as exc:
-                raise script_failed(exc, "to set up the match") from None
-            played = []
-            for number, text in enumerate(notations, start=1):
-                try:
-                    seat = pos.to_move
-                    move = play_recorded(pos, text, None if steps is None else steps[number - 1])
-                except IllegalMoveError as exc:
-                    raise Invalid(f"move {number} ({text[:60]!r}) of the record cannot be played: {exc}") from None
-                except ScriptError as exc:
-                    raise script_failed(exc, f"replaying move {number} of the record") from None
-                played.append((list(move.steps), pos.history_notation[-1], seat))
-            return {"options": pos.chosen, "players": pos.players, "moves": played}
         return self._run(sha256, work)
 
     def searcher(self) -> "Searcher":

@@ -61,7 +61,20 @@ class TooLarge(ApiError):
 
 
 class TooMany(ApiError):
+    """A quota or a rate: ``retry_after`` (seconds) becomes the answer's Retry-After header."""
     status, code = 429, "too_many"
+
+    def __init__(self, message: str, retry_after: float | None = None, **extra: Any):
+        super().__init__(message, **extra)
+        if retry_after is not None:
+            self.headers = {"Retry-After": str(max(1, int(retry_after)))}
+
+
+class Busy(ApiError):
+    """The server cannot take this now (its game has too many requests waiting, a worker process
+    it needed was restarted by another game): nothing was changed, try again in a moment."""
+    status, code = 503, "unavailable"
+    headers = {"Retry-After": "1"}
 
 
 class ScriptFailed(ApiError):

@@ -1,12 +1,14 @@
 """Everything a request may need, made once per server and closed with it: the database, the
-engines, the catalogue, accounts, pushes, the match service's roles, computer players, uploads.
-The routers reach them through ``nomv.server.api.deps``."""
+engines, the catalogue, accounts, quotas, pushes, the match service's roles, computer players,
+jobs (an upload's check, a record's replay) and uploads.  The routers reach them through
+``nomv.server.api.deps``."""
 from __future__ import annotations
 
 from .accounts import Accounts
 from .catalogue import Catalogue
 from .computer import Computer
 from .engines import Engines
+from .jobs import Jobs
 from .leases import Leases
 from .live import LiveHub
 from .mail import Mailer
@@ -17,6 +19,7 @@ from .matches.records import Records
 from .matches.repository import MatchTables
 from .matches.round import Parts, Rounds
 from .matches.views import Views
+from .quotas import Quotas
 from .settings import Settings
 from .store import Store, libpq_url
 from .uploads import Uploads
@@ -30,6 +33,8 @@ class Services:
         self.engines = Engines(lambda sha: self.catalogue.script(sha), settings.cache_positions,
                                settings.cache_scripts, settings.limits, settings.processes)
         self.catalogue = Catalogue(self.store, self.engines.describe)
+        self.quotas = Quotas(self.store)
+        self.jobs = Jobs(self.store, settings.jobs)
         self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
                                  settings.argon2_time)
         self.live = LiveHub()
@@ -46,12 +51,19 @@ class Services:
         self.lobby = Lobby(self.tables, self.engines, self.catalogue, self.accounts, self.rounds,
                            self.notifier, settings)
         self.listings = Listings(self.tables)
-        self.records = Records(self.tables, self.engines, self.catalogue, self.lobby)
+        self.records = Records(self.tables, self.engines, self.catalogue, self.lobby, self.jobs, settings)
         self.computer = Computer(self.tables, self.rounds, self.engines, settings.searches, self.leases)
         self.notifier.on_computer_turn = self.computer.wake
-        self.uploads = Uploads(self.store, self.catalogue, self.engines.describe, settings)
+        self.uploads = Uploads(self.store, self.catalogue, self.engines.describe, settings, self.jobs)
+
+    def start(self) -> None:
+        """The threads that work in the background: computer players, job runners."""
+        self.computer.start()
+        self.jobs.start()
 
     def close(self) -> None:
+        self.jobs.close()
+        self.uploads.close()
         self.computer.close()
         self.live.close()
         if self.mailer is not None:
