@@ -70,10 +70,10 @@ class _Spare:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._ready: subprocess.Popen | None = None   # type: ignore[type-arg]
+        self._ready: subprocess.Popen | None = None
 
     @staticmethod
-    def _start() -> subprocess.Popen:   # type: ignore[type-arg]
+    def _start() -> subprocess.Popen:
         code = "import sys; sys.path.insert(0, sys.argv[1]); from nomv.server.checking import main; main()"
         root = str(Path(__file__).resolve().parents[2])
         return subprocess.Popen([sys.executable, "-c", code, root], stdin=subprocess.PIPE,
@@ -81,7 +81,7 @@ class _Spare:
                                 stderr=None if os.environ.get("NOMV_DEBUG") else subprocess.DEVNULL,
                                 start_new_session=True, close_fds=True)
 
-    def take(self) -> subprocess.Popen:   # type: ignore[type-arg]
+    def take(self) -> subprocess.Popen:
         """A started checker process, and another started for next time."""
         with self._lock:
             taken = self._ready if self._ready is not None and self._ready.poll() is None else None
