@@ -107,6 +107,10 @@ class Jobs:
         t = now()
         try:
             with self.store.write() as db:
+                under_way = db.execute(sa.select(jobs.c.id).where(jobs.c.user_id == user_id,
+                                                                  jobs.c.finished_at.is_(None))).first()
+                if under_way is not None:
+                    raise _one_at_a_time(int(under_way.id))
                 recent = db.execute(sa.select(jobs.c.created_at).where(
                     jobs.c.user_id == user_id, jobs.c.kind == kind, jobs.c.created_at > t - 3600)
                     .order_by(jobs.c.created_at).limit(max(1, per_hour))).all()
@@ -118,11 +122,8 @@ class Jobs:
                     created_at=t)).inserted_primary_key
                 assert inserted is not None, "an insert gives its row's key"
                 job_id = int(inserted[0])
-        except sa.exc.IntegrityError:
-            under_way = self.unfinished(user_id)
-            raise TooMany("one job at a time: yours" + (f" (job {under_way})" if under_way else "") +
-                          " is not finished yet; follow it at /api/jobs/ID, then try again",
-                          retry_after=2, job=under_way) from None
+        except sa.exc.IntegrityError:   # another request of the user's stored one first
+            raise _one_at_a_time(self.unfinished(user_id)) from None
         self._wake.set()
         return self.get(job_id, user_id)
 
@@ -311,6 +312,11 @@ class Jobs:
     def _sweep(self) -> None:
         with self.store.write() as db:
             db.execute(jobs.delete().where(jobs.c.finished_at < now() - KEEP_SECONDS))
+
+
+def _one_at_a_time(job_id: int | None) -> TooMany:
+    return TooMany("one job at a time: yours" + (f" (job {job_id})" if job_id else "") + " is not finished "
+                   "yet; follow it at /api/jobs/ID, then try again", retry_after=2, job=job_id)
 
 
 def _resolve(future: asyncio.Future) -> None:

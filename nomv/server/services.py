@@ -5,6 +5,7 @@ jobs (an upload's check, a record's replay) and uploads.  The routers reach them
 from __future__ import annotations
 
 from .accounts import Accounts
+from .bounded import Bounded
 from .catalogue import Catalogue
 from .computer import Computer
 from .engines import Engines
@@ -36,7 +37,9 @@ class Services:
         self.quotas = Quotas(self.store)
         self.jobs = Jobs(self.store, settings.jobs)
         self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
-                                 settings.argon2_time)
+                                 settings.argon2_time, self.quotas, settings.registrations_per_hour)
+        # Password hashing (argon2: argon2_memory KiB a hash) on threads of its own, a few at once.
+        self.hashing = Bounded(settings.hashes, settings.hash_queue, "checking passwords", "nomv-hash")
         self.live = LiveHub()
         if self.store.backend == "postgresql":
             # several processes may serve this database: pushes reach every one's clients
@@ -66,6 +69,7 @@ class Services:
         self.uploads.close()
         self.computer.close()
         self.live.close()
+        self.hashing.close()
         if self.mailer is not None:
             self.mailer.close()
         self.engines.close()

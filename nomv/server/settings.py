@@ -59,7 +59,7 @@ class Settings:
     imports_per_hour: int = 30
     #: Accounts: registrations from one address an hour, and passwords hashed at once (argon2
     #: takes argon2_memory KiB each); more wait their turn, at most hash_queue of them.
-    registrations_per_hour: int = 10
+    registrations_per_hour: int = 20
     hashes: int = 2
     hash_queue: int = 64
     #: Matches a user may have created that wait for players or run.

@@ -1,0 +1,321 @@
+"""Issue 27's floods (a red team against `nomv serve`), each on a real server process with its
+real worker processes: while each flood runs, `/api/health` answers within a second and a
+logged-in request goes through; the long work is bounded (a check's and a replay's budget of
+CPU time) and done as jobs, off the request threads; the quotas are the database's (a restart,
+or a second process on the same PostgreSQL, does not forget them).
+
+The floods are small, for CI: a few dozen requests each, whose work is stopped at the end of
+the test (the jobs still queued are ended in the database, as an operator could)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+import nomv
+from serverlib import Api, Server, name, wait_for
+
+#: A legal game whose every move costs time (~0.1 s under LuaJIT): its check would take many
+#: minutes (10 random games of 900 plies), as would the replay of a long record of it.
+SLOW = '''-- a slow but legal game {tag}
+return {{
+  name = "slowplay",
+  setup = function(opts, rng) return {{n = 0, to_move = 1, x = 1}} end,
+  moves = function(s) return {{{{"a"}}, {{"b"}}}} end,
+  play = function(s, m, rng)
+    local x = s.x
+    for i = 1, 3000000 do x = (x * 31 + i) % 1000003 end
+    return {{n = s.n + 1, to_move = 3 - s.to_move, x = x}}
+  end,
+  result = function(s) if s.n >= 900 then return {{winner = 1}} end end,
+  scene = function(s)
+    return {{{{shape = "circle", x = 0, y = 0, r = 1, id = "a"}}, {{shape = "circle", x = 3, y = 0, r = 1, id = "b"}}}}
+  end,
+}}
+'''
+
+#: What the server gives a job (an upload's check, a record's replay), in CPU seconds.
+JOB_SECONDS = 1
+#: The most moves of a record the test server continues.
+RECORD_MOVES = 60
+
+
+def slow_script(tag: str) -> str:
+    return SLOW.format(tag=tag)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    home = tmp_path_factory.mktemp("serve-floods")
+    folder = home / "games"
+    folder.mkdir()
+    (folder / "slowplay.lua").write_text(slow_script("(the server's own)"), encoding="utf-8")
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--job-seconds", str(JOB_SECONDS),
+                 "--max-record-moves", str(RECORD_MOVES), "--uploads-per-hour", "2",
+                 "--argon2", "16384,1", "--hashes", "2", env={"NOMV_PATH": str(folder)})
+    yield srv
+    srv.stop()
+
+
+class Watch:
+    """While a flood runs: asks /api/health every 0.1 s, and (given) a logged-in person's
+    GET /api/me, which needs a request thread; keeps the slowest answer of each (one that
+    fails or times out counts as 10 s)."""
+
+    def __init__(self, server: Server, person: Api | None = None):
+        self.server, self.person = server, person
+        self.health = self.me = 0.0
+        self.asked = 0
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._ask, args=("health",), daemon=True)]
+        if person is not None:
+            self._threads.append(threading.Thread(target=self._ask, args=("me",), daemon=True))
+
+    def _ask(self, what: str) -> None:
+        client = httpx.Client(base_url=self.server.url, timeout=10)
+        if what == "me":
+            assert self.person is not None
+            client.headers["Authorization"] = f"Bearer {self.person.token}"
+        path = "/api/health" if what == "health" else "/api/me"
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                ok = client.get(path).status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            took = time.monotonic() - started if ok else 10.0
+            setattr(self, what, max(getattr(self, what), took))
+            self.asked += 1
+            self._stop.wait(0.1)
+        client.close()
+
+    def __enter__(self) -> "Watch":
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(15)
+
+
+def in_threads(calls) -> tuple[list, list[threading.Thread]]:
+    """Starts each call in a thread of its own, all at once; their results list fills as they end."""
+    results: list = [None] * len(calls)
+    barrier = threading.Barrier(len(calls))
+
+    def run(i, call):
+        barrier.wait()
+        try:
+            results[i] = call()
+        except httpx.HTTPError as exc:
+            results[i] = exc
+    threads = [threading.Thread(target=run, args=(i, c), daemon=True) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    return results, threads
+
+
+def end_queued_jobs(server: Server) -> None:
+    """Ends the jobs a flood left queued, in the database (the test's clean-up: otherwise the
+    server would spend a second of CPU on each after the test)."""
+    db = sqlite3.connect(server.db.split("///", 1)[1], timeout=30)
+    with db:
+        db.execute("UPDATE jobs SET state = 'failed', status = 503, finished_at = ?, payload = '{}', "
+                   "result = ? WHERE state = 'queued'",
+                   (time.time(), json.dumps({"error": "unavailable", "message": "ended by the test"})))
+    db.close()
+
+
+#: How many people flood at once (the red team's 45: more than the 40 request threads).
+FLOOD = 45
+_crowd: list[Api] = []
+
+
+def crowd(server: Server) -> list[Api]:
+    """FLOOD people of the test server, made once (each flood uses them in turn: a person has
+    one job at a time, and theirs have ended)."""
+    if not _crowd:
+        _crowd.extend(Api(server, name("f")) for _ in range(FLOOD))
+    return _crowd
+
+
+def rss_and_peak(pid: int) -> tuple[int, int]:
+    """The process's resident memory now and at its highest so far (bytes; Linux)."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) * 1024, int(fields["VmHWM"].split()[0]) * 1024
+
+
+# -- 1. uploads: a check is a job, with a CPU budget, one at a time per user ---------------------
+
+def test_a_slow_upload_is_a_job_with_a_budget_one_at_a_time_and_its_quota_survives_a_restart(server):
+    x = Api(server, name("x"))
+    started = time.monotonic()
+    r = x.post("/api/scripts?wait=60", {"source": slow_script("x1")})
+    assert r.status_code == 422 and r.json()["error"] == "script_refused", r.text
+    assert f"more than the {JOB_SECONDS} s this server gives a check" in r.json()["message"]
+    assert time.monotonic() - started < 30          # (unbounded, its check took ~20 minutes)
+    # the page's way: 202 at once, then the job
+    r = x.post("/api/scripts?wait=0", {"source": slow_script("x2")})
+    assert r.status_code == 202 and r.json()["state"] in ("queued", "running"), r.text
+    job = r.json()
+    assert r.headers["location"] == job["links"]["self"] == f"/api/jobs/{job['id']}"
+    # one job at a time: the next upload names the one under way
+    r = x.post("/api/scripts", {"source": slow_script("x3")})
+    assert r.status_code == 429 and r.json()["job"] == job["id"] and r.headers["retry-after"], r.text
+    done = x.ok("GET", f"/api/jobs/{job['id']}?wait=60")
+    assert done["state"] == "failed" and done["status"] == 422 and done["error"]["error"] == "script_refused"
+    assert done["finished_at"] and done["result"] is None
+    assert httpx.get(f"{server.url}/api/jobs/{job['id']}", headers={
+        "Authorization": f"Bearer {Api(server, name('y')).token}"}).status_code == 404   # only its owner
+    # two uploads an hour on this server, counted in the database: a restart does not forget
+    server.restart()
+    again = Api(server, x.name, register=False)
+    r = again.post("/api/scripts", {"source": slow_script("x4")})
+    assert r.status_code == 429 and "at most 2 uploads an hour" in r.json()["message"], r.text
+
+
+def test_a_flood_of_slow_uploads_holds_no_request_thread(server):
+    # 45 uploads at once, each waiting for its check (the red team's: 45 took every request
+    # thread, and /api/health stopped answering for twenty minutes).
+    uploaders = crowd(server)
+    canary = Api(server, name("c"))
+    with Watch(server, canary) as watch:
+        results, threads = in_threads([lambda u=u: u.post("/api/scripts", {"source": slow_script(u.name)})
+                                       for u in uploaders])
+        wait_for(lambda: watch.asked >= 10, 30, "the watch to ask")
+        time.sleep(3)
+        end_queued_jobs(server)
+    for t in threads:
+        t.join(60)
+    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
+    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    statuses = sorted({getattr(r, "status_code", r) for r in results}, key=str)
+    assert set(statuses) <= {422, 503}, statuses      # checked and refused (budget), or ended above
+
+
+# -- 2. record imports: capped, a job with a budget ------------------------------------------------
+
+def slow_record(moves: int) -> dict:
+    """A record of the server's slowplay with ``moves`` moves (written as the desktop would;
+    not played here: each move costs a tenth of a second)."""
+    source = slow_script("(the server's own)")
+    import hashlib
+    sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    rec = nomv.Record("slowplay", "slowplay", {}, 1, ["a"] * moves, sha, None, None, [["a"]] * moves)
+    return json.loads(rec.to_text())
+
+
+def test_a_long_record_is_refused_and_a_slow_replay_stopped_at_its_budget(server):
+    alice, bob = Api(server, name("a")), Api(server, name("b"))
+    r = alice.post("/api/records", {"record": slow_record(RECORD_MOVES + 1), "seats": [alice.name, bob.name]})
+    assert r.status_code == 422 and f"at most {RECORD_MOVES}" in r.json()["message"], r.text
+    started = time.monotonic()
+    r = alice.post("/api/records?wait=60", {"record": slow_record(40), "seats": [alice.name, bob.name]})
+    assert r.status_code == 422, r.text
+    assert f"the replay of the record took more than the {JOB_SECONDS} s this server gives it" in r.json()["message"]
+    assert time.monotonic() - started < 30
+    # a short one goes on online, as a job like any other
+    r = alice.post("/api/records?wait=0", {"record": slow_record(2), "seats": [alice.name, bob.name]})
+    assert r.status_code == 202, r.text
+    done = alice.ok("GET", f"/api/jobs/{r.json()['id']}?wait=60")
+    assert done["state"] == "done" and done["status"] == 201, done
+    assert done["links"]["match"] == f"/api/matches/{done['result']['id']}"
+    bob.ok("POST", f"/api/matches/{done['result']['id']}/accept")
+    assert alice.match(done["result"]["id"])["moves"] == ["a", "a"]
+
+
+def test_a_flood_of_slow_record_imports_holds_no_request_thread(server):
+    importers = crowd(server)
+    canary = Api(server, name("c"))
+    record = slow_record(40)
+    with Watch(server, canary) as watch:
+        results, threads = in_threads([
+            lambda u=u: u.post("/api/records", {"record": record, "seats": [u.name, canary.name]}) for u in importers])
+        wait_for(lambda: watch.asked >= 10, 30, "the watch to ask")
+        time.sleep(3)
+        end_queued_jobs(server)
+    for t in threads:
+        t.join(60)
+    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
+    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    statuses = {getattr(r, "status_code", r) for r in results}
+    assert statuses <= {422, 503}, statuses
+
+
+# -- 3. registrations: hashed a few at a time, off the request threads -------------------------
+
+def test_a_flood_of_registrations_hashes_a_few_at_a_time(server):
+    # argon2 at 16 MiB a hash here (64 MiB by default): 80 at once would take 1.3 GB. Two run
+    # at once (--hashes 2); the others wait on the event loop, or are told to come back.
+    canary = Api(server, name("c"))
+    rss, _peak = rss_and_peak(server.process.pid)
+    client = httpx.Client(base_url=server.url, timeout=60)
+    with Watch(server, canary) as watch:
+        results, threads = in_threads([
+            lambda n=name("r"): client.post("/api/users", json={"name": n, "password": "password-1"})
+            for _ in range(80)])
+        for t in threads:
+            t.join(120)
+    client.close()
+    _rss, peak = rss_and_peak(server.process.pid)
+    statuses = [getattr(r, "status_code", r) for r in results]
+    assert set(statuses) <= {201, 503} and statuses.count(201) >= 60, statuses
+    assert all(r.json()["error"] == "unavailable" and r.headers["retry-after"] for r in results
+               if getattr(r, "status_code", 0) == 503)
+    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
+    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    # two hashes of 16 MiB at once, and room for the requests themselves
+    assert peak - rss < 128 * 2**20, f"the server grew {(peak - rss) / 2**20:.0f} MB during the flood"
+
+
+# -- the quotas are the database's: two processes on one PostgreSQL count together -----------------
+
+@pytest.fixture(scope="module")
+def pair(postgres, tmp_path_factory):
+    db = postgres.database()
+    home = tmp_path_factory.mktemp("floods-pair")
+    folder = home / "games"
+    folder.mkdir()
+    (folder / "slowplay.lua").write_text(slow_script("(the server's own)"), encoding="utf-8")
+    args = ("--registrations-per-hour", "4", "--uploads-per-hour", "2", "--imports-per-hour", "2",
+            "--max-matches", "3")
+    first = Server(db, home, *args, env={"NOMV_PATH": str(folder)})
+    second = Server(db, home, *args, env={"NOMV_PATH": str(folder)})
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+def test_quotas_are_counted_in_the_database_by_every_process(pair):
+    first, second = pair
+
+    def register(server: Server, who: str) -> int:
+        return httpx.post(f"{server.url}/api/users", json={"name": who, "password": "password-1"}).status_code
+
+    # accounts from one address an hour: 4, made on either process
+    names = [name("q") for _ in range(5)]
+    assert [register(first, names[0]), register(second, names[1]), register(first, names[2]),
+            register(second, names[3])] == [201] * 4
+    r = httpx.post(f"{first.url}/api/users", json={"name": names[4], "password": "password-1"})
+    assert r.status_code == 429 and "accounts made from your address an hour" in r.json()["message"], r.text
+    assert int(r.headers["retry-after"]) > 3000
+    a_first = Api(first, names[0], register=False)
+    a_second = Api(second, names[0], register=False)
+    # uploads an hour: 2, one on each process
+    for api in (a_first, a_second):
+        assert api.post("/api/scripts", {"source": "return {" + name("s")}).status_code == 422
+    r = a_first.post("/api/scripts", {"source": "return {" + name("s")})
+    assert r.status_code == 429 and "at most 2 uploads an hour" in r.json()["message"], r.text
+    # record imports an hour: 2
+    for api in (a_first, a_second):
+        r = api.post("/api/records", {"record": slow_record(1), "seats": [names[0], names[1]]})
+        assert r.status_code == 201, r.text
+    r = a_second.post("/api/records", {"record": slow_record(1), "seats": [names[0], names[1]]})
+    assert r.status_code == 429 and "at most 2 record imports an hour" in r.json()["message"], r.text
