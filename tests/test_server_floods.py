@@ -49,15 +49,38 @@ def slow_script(tag: str) -> str:
     return SLOW.format(tag=tag)
 
 
+#: A legal game whose state is as large as its option says (the red team's: 7 MB in every look).
+BIG = '''return {
+  name = "bigstate",
+  options = {size = {default = 1000, min = 1, max = 1000000, help = "numbers in the state"}},
+  setup = function(opts, rng)
+    local big = {}
+    for i = 1, opts.size do big[i] = 1000000 + i end
+    return {n = 0, to_move = 1, big = big}
+  end,
+  moves = function(s) return {{"a"}, {"b"}} end,
+  play = function(s, m, rng) return {n = s.n + 1, to_move = 3 - s.to_move, big = s.big} end,
+  result = function(s) if s.n >= 20 then return {winner = 1} end end,
+  scene = function(s)
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"}, {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}
+'''
+#: The largest look the test server sends, and the memory it keeps of matches.
+LOOK_KB, CACHE_MB = 512, 2
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     home = tmp_path_factory.mktemp("serve-floods")
     folder = home / "games"
     folder.mkdir()
     (folder / "slowplay.lua").write_text(slow_script("(the server's own)"), encoding="utf-8")
+    (folder / "bigstate.lua").write_text(BIG, encoding="utf-8")
     srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--job-seconds", str(JOB_SECONDS),
                  "--max-record-moves", str(RECORD_MOVES), "--uploads-per-hour", "2",
-                 "--argon2", "16384,1", "--hashes", "2", env={"NOMV_PATH": str(folder)})
+                 "--argon2", "16384,1", "--hashes", "2", "--max-look-kb", str(LOOK_KB),
+                 "--cache-mb", str(CACHE_MB), env={"NOMV_PATH": str(folder)})
     yield srv
     srv.stop()
 
@@ -259,8 +282,8 @@ def test_a_flood_of_registrations_hashes_a_few_at_a_time(server):
     client = httpx.Client(base_url=server.url, timeout=60)
     with Watch(server, canary) as watch:
         results, threads = in_threads([
-            lambda n=name("r"): client.post("/api/users", json={"name": n, "password": "password-1"})
-            for _ in range(80)])
+            lambda n=n: client.post("/api/users", json={"name": n, "password": "password-1"})
+            for n in [name("r") for _ in range(80)]])
         for t in threads:
             t.join(120)
     client.close()
@@ -275,6 +298,41 @@ def test_a_flood_of_registrations_hashes_a_few_at_a_time(server):
     assert peak - rss < 128 * 2**20, f"the server grew {(peak - rss) / 2**20:.0f} MB during the flood"
 
 
+# -- 4. large states: what a look sends is capped, what is kept of matches bounded in bytes ------
+
+def test_a_look_at_a_state_over_the_limit_carries_a_message_not_the_state(server):
+    alice = Api(server, name("a"))
+    spectator = httpx.Client(base_url=server.url, timeout=60)
+    created = alice.ok("POST", "/api/matches", {"game": "bigstate", "options": {"size": 80000},
+                                                "seats": [alice.name, alice.name]}, 201)
+    for r in (alice.get(f"/api/matches/{created['id']}"), spectator.get(f"/api/matches/{created['id']}")):
+        assert r.status_code == 200 and len(r.content) < 20_000, len(r.content)   # the state: 720 KB
+        shown = r.json()
+        assert shown["view"] is None and shown["scene"] is None
+        assert f"more than the {LOOK_KB / 1024:g} MB this server sends" in shown["script_error"], shown["script_error"]
+    # the match goes on: the moves are the game's, whatever its views
+    assert alice.move(created["id"], 0, ["a"]).status_code == 200
+    assert alice.match(created["id"])["ply"] == 1
+    spectator.close()
+
+
+def test_what_the_server_keeps_of_matches_is_bounded_in_bytes(server):
+    # 40 matches whose every view is 360 KB of JSON (under the cap of a look): unbounded, the
+    # server kept some 60 MB of Python objects for them (7 MB a match in the red team's game)
+    alice = Api(server, name("a"))
+    rss, _peak = rss_and_peak(server.process.pid)
+    for _ in range(40):
+        created = alice.ok("POST", "/api/matches", {"game": "bigstate", "options": {"size": 40000},
+                                                    "seats": [alice.name, alice.name]}, 201)
+        shown = alice.match(created["id"])
+        assert len(shown["view"]["big"]) == 40000 and shown["script_error"] is None
+    health = httpx.get(server.url + "/api/health").json()
+    assert health["cached_bytes"] <= CACHE_MB * 2**20, health
+    assert health["cached_positions"] < 40, health
+    grown = rss_and_peak(server.process.pid)[0] - rss
+    assert grown < 25 * 2**20, f"the server grew {grown / 2**20:.0f} MB"
+
+
 # -- the quotas are the database's: two processes on one PostgreSQL count together -----------------
 
 @pytest.fixture(scope="module")
@@ -285,7 +343,7 @@ def pair(postgres, tmp_path_factory):
     folder.mkdir()
     (folder / "slowplay.lua").write_text(slow_script("(the server's own)"), encoding="utf-8")
     args = ("--registrations-per-hour", "4", "--uploads-per-hour", "2", "--imports-per-hour", "2",
-            "--max-matches", "3")
+            "--max-matches", "4")
     first = Server(db, home, *args, env={"NOMV_PATH": str(folder)})
     second = Server(db, home, *args, env={"NOMV_PATH": str(folder)})
     yield first, second
@@ -319,3 +377,10 @@ def test_quotas_are_counted_in_the_database_by_every_process(pair):
         assert r.status_code == 201, r.text
     r = a_second.post("/api/records", {"record": slow_record(1), "seats": [names[0], names[1]]})
     assert r.status_code == 429 and "at most 2 record imports an hour" in r.json()["message"], r.text
+    # matches waiting or running, created by one player: 4 (the two records' above, and two more)
+    ids = [api.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [names[0], names[1]]}, 201)["id"]
+           for api in (a_first, a_second)]
+    r = a_first.post("/api/matches", {"game": "tictactoe", "seats": [names[0], "random"]})
+    assert r.status_code == 429 and "4 matches waiting for players or running" in r.json()["message"], r.text
+    a_second.ok("POST", f"/api/matches/{ids[0]}/cancel")
+    assert a_first.post("/api/matches", {"game": "tictactoe", "seats": [names[0], "random"]}).status_code == 201

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -134,7 +135,14 @@ class _Entry:
     version: int | None
     position: Position
     views: dict = field(default_factory=dict)    # (ply, seen_as(viewer)) -> {"view", "scene"}
+    sizes: dict = field(default_factory=dict)    # the same keys -> the view's size (json_size)
     agents: dict = field(default_factory=dict)   # seat -> (spec, agent), for searchers
+
+    @property
+    def bytes(self) -> int:
+        """About what the entry holds in this process: its views (the position's own memo of
+        its script's answers holds the same objects)."""
+        return sum(self.sizes.values())
 
 
 class _Loaded:
@@ -194,8 +202,18 @@ class _Loaded:
         threading.Thread(target=close_after, name="nomv-script-retire", daemon=True).start()
 
 
+def json_size(value: Any) -> int:
+    """The length of a value's JSON: what sending it costs, and about what keeping it does."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=repr))
+
+
 class _Positions:
-    """Positions of matches in loaded scripts: sync to the database's version, snapshots."""
+    """Positions of matches in loaded scripts: sync to the database's version, snapshots.  A
+    view larger than ``max_look_bytes`` (its JSON) is neither sent nor kept: the viewer is told
+    so, as of a script's failure."""
+
+    def __init__(self, max_look_bytes: int = 2**20):
+        self.max_look_bytes = max_look_bytes
 
     # -- (called on the script's thread) ------------------------------------------------------
 
@@ -256,22 +274,24 @@ class _Positions:
                           "label": m.label} for m, text in zip(pos.legal_moves, pos.notations())]
         except ScriptError as exc:
             raise script_failed(exc, f"at move {pos.ply}") from None
-        views = {}
+        views, sizes = {}, {}
         for viewer in viewers:
             seen = seen_as(viewer, hidden)
             shown = entry.views.get((pos.ply, seen))
             if shown is None:
                 before = entry.views.get((pos.ply - 1, seen))
-                shown = self._view(pos, seen, before=None if before is None else before["scene"])
+                shown, entry.sizes[(pos.ply, seen)] = self._view(
+                    pos, seen, before=None if before is None else before["scene"])
                 entry.views[(pos.ply, seen)] = shown
             views[viewer] = shown
+            sizes[viewer] = entry.sizes[(pos.ply, seen)]
         # The previous position's views are kept: their scenes are the "before" of the marks.
         for old in [k for k in entry.views if not pos.ply - 1 <= k[0] <= pos.ply]:
             del entry.views[old]
-        return Snapshot(pos.ply, to_move, outcome, legal, views, hidden)
+            entry.sizes.pop(old, None)
+        return Snapshot(pos.ply, to_move, outcome, legal, views, hidden, sizes)
 
-    @staticmethod
-    def _view(pos: Position, player, ply: int | None = None, before: dict | None = None) -> dict:
+    def _view(self, pos: Position, player, ply: int | None = None, before: dict | None = None) -> tuple[dict, int]:
         """What ``player`` (seen_as: a seat or SPECTATOR with hidden information, else None:
         the whole state) is shown of the position after the first ``ply`` moves (default: all
         of them): the view, its scene, and the marks of the move that led there (from the scenes
@@ -287,27 +307,42 @@ class _Positions:
                     before = pos.scene(player, ply=ply - 1)
                 marks = [{"kind": m.kind, "id": m.id, "item": dict(m.item)}
                          for m in last_move_marks(before, scene, pos.history[ply - 1].steps, flags)]
-            return {"view": view, "scene": scene, "marks": marks}
+            shown: dict = {"view": view, "scene": scene, "marks": marks}
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
-            return {"view": None, "scene": None, "marks": [], "error": f"the game's script failed: {exc}"}
+            shown = {"view": None, "scene": None, "marks": [], "error": f"the game's script failed: {exc}"}
+        size = json_size(shown)
+        if size > self.max_look_bytes:
+            # Neither sent (every look would carry it to anyone) nor kept (a cache of a few
+            # thousand matches would hold gigabytes): the position forgets it too.
+            pos.forget_answers()
+            shown = {"view": None, "scene": None, "marks": [], "error":
+                     f"the game's view of this position takes {size / 2**20:.1f} MB, more than the "
+                     f"{self.max_look_bytes / 2**20:g} MB this server sends (its state is too large)"}
+            size = json_size(shown)
+        return shown, size
 
 
 class Engines:
     """Positions of matches for people's moves and views (see the module's docstring)."""
 
     def __init__(self, scripts: Callable[[str], Script], cache_positions: int = 2000,
-                 cache_scripts: int = 16, limits: Limits | None = None, processes: int = 2):
+                 cache_scripts: int = 16, limits: Limits | None = None, processes: int = 2,
+                 cache_bytes: int = 256 * 2**20, max_look_bytes: int = 2**20):
         self.scripts = scripts
         self.limits = limits or Limits()
         self.pool = EnginePool(processes, self.limits)
         self.cache_positions = max(1, cache_positions)
         self.cache_scripts = max(1, cache_scripts)
+        #: The views the positions keep, and the looks (looks.py), each get half of cache_bytes.
+        self.cache_bytes = max(1, cache_bytes // 2)
         self._loaded: OrderedDict[str, _Loaded] = OrderedDict()
         self._lru: OrderedDict[int, str] = OrderedDict()     # match id -> sha256
+        self._sizes: dict[int, int] = {}                     # match id -> its entry's bytes
+        self._bytes = 0
         self._lock = threading.Lock()
-        self._positions = _Positions()
-        self.looks = Looks(self.cache_positions)
+        self._positions = _Positions(max_look_bytes)
+        self.looks = Looks(self.cache_positions, self.cache_bytes)
 
     # -- threads and caches -----------------------------------------------------------------
 
@@ -326,6 +361,7 @@ class Engines:
                     _, old = self._loaded.popitem(last=False)
                     for mid in list(old.entries):
                         self._lru.pop(mid, None)
+                        self._bytes -= self._sizes.pop(mid, 0)
                     old.retire()
             return loaded
 
@@ -338,16 +374,22 @@ class Engines:
                 continue
             result = future.result()
             if match_id is not None:
-                self._touch(match_id, sha256)
+                entry = loaded.entries.get(match_id)
+                self._touch(match_id, sha256, 0 if entry is None else entry.bytes)
             return result
         raise ScriptFailed("the server is too busy loading scripts; try again")
 
-    def _touch(self, match_id: int, sha256: str) -> None:
+    def _touch(self, match_id: int, sha256: str, size: int) -> None:
+        """The match was used (its entry holds ``size`` bytes): the least recently used
+        positions over cache_positions, or over cache_bytes, go."""
         with self._lock:
             self._lru[match_id] = sha256
             self._lru.move_to_end(match_id)
-            while len(self._lru) > self.cache_positions:
+            self._bytes += size - self._sizes.get(match_id, 0)
+            self._sizes[match_id] = size
+            while len(self._lru) > self.cache_positions or self._bytes > self.cache_bytes and len(self._lru) > 1:
                 old_id, old_sha = self._lru.popitem(last=False)
+                self._bytes -= self._sizes.pop(old_id, 0)
                 loaded = self._loaded.get(old_sha)
                 if loaded is not None:
                     try:
@@ -360,11 +402,19 @@ class Engines:
         with self._lock:
             return len(self._lru)
 
+    def cached_bytes(self) -> int:
+        """About the memory of what is kept of matches: the views of the positions and of the
+        looks (their JSON's length)."""
+        with self._lock:
+            held = self._bytes
+        return held + self.looks.held()
+
     def forget(self, key: MatchKey) -> None:
         """Drops a match's position (after a write that did not land: it is rebuilt)."""
         self.looks.forget(key.id)
         with self._lock:
             self._lru.pop(key.id, None)
+            self._bytes -= self._sizes.pop(key.id, 0)
             loaded = self._loaded.get(key.sha256)
         if loaded is not None:
             try:
@@ -376,6 +426,8 @@ class Engines:
         with self._lock:
             loaded, self._loaded = list(self._loaded.values()), OrderedDict()
             self._lru.clear()
+            self._sizes.clear()
+            self._bytes = 0
         self.looks.clear()
         for one in loaded:
             for lane in one.lanes:
@@ -470,7 +522,7 @@ class Engines:
             pos = entry.position
             if not 0 <= ply <= pos.ply:
                 raise Invalid(f"ply must be from 0 to {pos.ply}, got {ply}")
-            shown = self._positions._view(pos, seen_as(viewer, "view" in pos.game.hooks), ply)
+            shown, _size = self._positions._view(pos, seen_as(viewer, "view" in pos.game.hooks), ply)
             return {"ply": ply, **shown}
         return self._run(key.sha256, work, key.id)
 

@@ -91,6 +91,7 @@ matches = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Index("ix_matches_status_deadline", "status", "deadline"),
+    Index("ix_matches_created_by_status", "created_by", "status"),   # a player's quota of matches
 )
 
 seats = Table(

@@ -405,6 +405,7 @@ class Health(Answer):
     version: str
     database: Literal["sqlite", "postgresql"]
     cached_positions: int
+    cached_bytes: int = Field(description="about the memory of what is kept of matches (views of positions and looks)")
     live_connections: int
 
 

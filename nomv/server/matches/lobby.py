@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..accounts import Accounts, User
 from ..catalogue import Catalogue, Entry
 from ..engines import Engines
-from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from ..settings import Settings
 from ..store import now
 from .clock import deadline, time_per_move
@@ -81,6 +81,10 @@ class Lobby:
                        deadline=deadline(match_seats, to_move, seconds) if active else None,
                        invite=invite, created_by=user.id)
         with self.tables.change() as w:
+            # (each match costs memory while it runs: its position, what its viewers are shown)
+            if w.open_matches_of(user.id) >= self.settings.max_matches:
+                raise TooMany(f"you have {self.settings.max_matches} matches waiting for players or running, "
+                              "the most this server keeps for one player: finish or cancel some first")
             match_id = w.insert(new, match_seats, played, now())
             answer = {"id": match_id, "status": new.status, "invite": invite}
             if within is not None:

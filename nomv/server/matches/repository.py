@@ -290,6 +290,14 @@ class Changes:
         #: The transaction's connection, for the writes of other tables in it (ratings).
         self.db = db
 
+    def open_matches_of(self, user_id: int) -> int:
+        """How many matches the user created that wait for players or run; on PostgreSQL, the
+        user's other such counts wait for this transaction (a quota counted then raised by one)."""
+        if self.db.dialect.name == "postgresql":
+            self.db.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": (1 << 40) + user_id})
+        return int(self.db.execute(sa.select(sa.func.count()).select_from(matches).where(
+            matches.c.created_by == user_id, matches.c.status.in_((WAITING, RUNNING)))).scalar_one())
+
     def insert(self, new: NewMatch, match_seats: list[SeatRow], played: list[MoveRow], t: float) -> int:
         """A new match with its seats and the moves it starts from (a continued record): its id."""
         inserted = self.db.execute(matches.insert().values(

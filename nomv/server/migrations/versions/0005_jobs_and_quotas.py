@@ -1,6 +1,7 @@
 """Jobs (the long work of a user's request, done off the request threads: an upload's check, a
 record's replay) and the events counted against quotas (registrations per address), both in the
-database so that a restart or another process does not forget them.
+database so that a restart or another process does not forget them; and an index for the quota
+of matches a player has waiting or running.
 
 Revision ID: 0005
 Revises: 0004
@@ -47,9 +48,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name="pk_quota_events"),
     )
     op.create_index("ix_quota_events_key_at", "quota_events", ["key", "at"])
+    op.create_index("ix_matches_created_by_status", "matches", ["created_by", "status"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_matches_created_by_status", table_name="matches")
     op.drop_index("ix_quota_events_key_at", table_name="quota_events")
     op.drop_table("quota_events")
     op.drop_index("uq_jobs_user_id_unfinished", table_name="jobs")
