@@ -518,6 +518,9 @@ def cmd_serve(args) -> int:
                  "max_matches", "watchers_per_match", "anonymous_sockets_per_address"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    if settings.worker_memory and settings.worker_memory < settings.memory_limit:
+        raise UsageError(f"--worker-memory-mb ({settings.worker_memory / 2**20:g}) must be at least the memory "
+                         f"of one game (--memory-mb, {settings.memory_limit / 2**20:g}), or 0 for no budget")
     if settings.workers > 1 and settings.backend != "postgresql":
         raise UsageError("--workers needs PostgreSQL (--db postgresql://...): SQLite cannot carry the live "
                          "pushes between processes")

@@ -69,6 +69,23 @@ BIG = '''return {
 #: The largest look the test server sends, and the memory it keeps of matches.
 LOOK_KB, CACHE_MB = 512, 2
 
+#: A legal game that holds ~28 MB of Lua memory from its load on (LuaJIT; more under Lua 5.4).
+HEAVY = '''local junk = {{}}
+for i = 1, 300000 do junk[i] = {{i}} end
+return {{
+  name = "heavy{n}",
+  setup = function(opts, rng) return {{n = #junk > 0 and 0 or 1, to_move = 1}} end,
+  moves = function(s) return {{{{"a"}}, {{"b"}}}} end,
+  play = function(s, m, rng) return {{n = s.n + 1, to_move = 3 - s.to_move}} end,
+  result = function(s) if s.n >= 20 then return {{winner = 1}} end end,
+  scene = function(s)
+    return {{{{shape = "circle", x = 0, y = 0, r = 1, id = "a"}}, {{shape = "circle", x = 3, y = 0, r = 1, id = "b"}}}}
+  end,
+}}
+'''
+#: Five of them; each game may take 60 MB, all the games of a worker process 64 MB together.
+HEAVIES, GAME_MB, WORKER_MB = 5, 60, 64
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -77,10 +94,13 @@ def server(tmp_path_factory):
     folder.mkdir()
     (folder / "slowplay.lua").write_text(slow_script("(the server's own)"), encoding="utf-8")
     (folder / "bigstate.lua").write_text(BIG, encoding="utf-8")
+    for n in range(HEAVIES):
+        (folder / f"heavy{n}.lua").write_text(HEAVY.format(n=n), encoding="utf-8")
     srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--job-seconds", str(JOB_SECONDS),
                  "--max-record-moves", str(RECORD_MOVES), "--uploads-per-hour", "2",
                  "--argon2", "16384,1", "--hashes", "2", "--max-look-kb", str(LOOK_KB),
-                 "--cache-mb", str(CACHE_MB), env={"NOMV_PATH": str(folder)})
+                 "--cache-mb", str(CACHE_MB), "--memory-mb", str(GAME_MB), "--worker-memory-mb", str(WORKER_MB),
+                 env={"NOMV_PATH": str(folder)})
     yield srv
     srv.stop()
 
@@ -331,6 +351,40 @@ def test_what_the_server_keeps_of_matches_is_bounded_in_bytes(server):
     assert health["cached_positions"] < 40, health
     grown = rss_and_peak(server.process.pid)[0] - rss
     assert grown < 25 * 2**20, f"the server grew {grown / 2**20:.0f} MB"
+
+
+# -- 5. the memory of a worker process: a budget for all its games ------------------------------
+
+def worker_processes(pid: int) -> list[int]:
+    """The game worker processes a server started (its children running nomv.worker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid \
+                    and b"nomv.worker" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def test_the_games_of_a_worker_process_stay_within_its_memory_budget(server):
+    # Five games of ~28 MB each, played in turn: unbounded, a process kept them all (the red
+    # team's: +821 MB for six games of 60 MB); with a budget of 64 MB, the least recently used
+    # are unloaded, and come back (their matches replayed) when they are played again.
+    alice = Api(server, name("a"))
+    matches = [alice.ok("POST", "/api/matches", {"game": f"heavy{n}", "seats": [alice.name, alice.name]}, 201)["id"]
+               for n in range(HEAVIES)]
+    worst = 0
+    for match_id in matches + matches[:2]:
+        state = alice.match(match_id)
+        assert state["script_error"] is None and state["legal"], state["script_error"]
+        assert alice.move(match_id, state["ply"], state["legal"][0]).status_code == 200
+        for pid in worker_processes(server.process.pid):
+            worst = max(worst, rss_and_peak(pid)[0])
+    assert [alice.match(m)["ply"] for m in matches] == [2, 2] + [1] * (HEAVIES - 2)
+    # the budget, one game's growth over it before the next request sees it, and Python's own
+    assert worst < (WORKER_MB + 30 + 45) * 2**20, f"a worker process held {worst / 2**20:.0f} MB"
 
 
 # -- the quotas are the database's: two processes on one PostgreSQL count together -----------------

@@ -171,6 +171,12 @@ class _Loaded:
                     raise script_failed(exc, "to load") from None
             return self.game
 
+    def key(self) -> str | None:
+        """The script's name in the worker processes (nomv.worker.script_key), once loaded."""
+        game = self.game
+        engine = game.engine if game is not None else None
+        return engine.key if isinstance(engine, WorkerEngine) else None
+
     def lane_of(self, match_id: int | None) -> int:
         """The lane (and pool process) of a match; the next in turn for work on no match."""
         number = next(self._turn) if match_id is None else match_id
@@ -328,9 +334,11 @@ class Engines:
 
     def __init__(self, scripts: Callable[[str], Script], cache_positions: int = 2000,
                  cache_scripts: int = 16, limits: Limits | None = None, processes: int = 2,
-                 cache_bytes: int = 256 * 2**20, max_look_bytes: int = 2**20):
+                 cache_bytes: int = 256 * 2**20, max_look_bytes: int = 2**20, worker_memory: int = 0):
         self.scripts = scripts
         self.limits = limits or Limits()
+        #: The Lua memory all the scripts of one worker process may hold together (0: no budget).
+        self.worker_memory = worker_memory
         self.pool = EnginePool(processes, self.limits)
         self.cache_positions = max(1, cache_positions)
         self.cache_scripts = max(1, cache_scripts)
@@ -358,12 +366,39 @@ class Engines:
             if loaded is None:
                 loaded = self._loaded[sha256] = _Loaded(script, self.limits, self.pool)
                 while len(self._loaded) > self.cache_scripts:
-                    _, old = self._loaded.popitem(last=False)
-                    for mid in list(old.entries):
-                        self._lru.pop(mid, None)
-                        self._bytes -= self._sizes.pop(mid, 0)
-                    old.retire()
+                    self._evict(next(iter(self._loaded)))
             return loaded
+
+    def _evict(self, sha256: str) -> None:
+        """Unloads a script (under _lock): it takes no more work, its positions are dropped, and
+        its runtimes leave the worker processes once its lanes are done."""
+        old = self._loaded.pop(sha256, None)
+        if old is None:
+            return
+        for mid in list(old.entries):
+            self._lru.pop(mid, None)
+            self._bytes -= self._sizes.pop(mid, 0)
+        old.retire()
+
+    def _within_budget(self, sha256: str) -> None:
+        """Unloads the scripts least recently used, never ``sha256`` (just used), until the games
+        of each worker process hold at most worker_memory of Lua memory together."""
+        if not self.worker_memory:
+            return
+        for worker in self.pool.workers:
+            if worker.lua_bytes <= self.worker_memory:
+                continue
+            used = worker.memory()           # script key -> its Lua memory there
+            total = sum(used.values())
+            with self._lock:
+                for sha, loaded in list(self._loaded.items()):
+                    if total <= self.worker_memory:
+                        break
+                    key = loaded.key()
+                    if sha != sha256 and key in used:
+                        self._evict(sha)
+                        total -= used[key]
+            worker.lua_bytes = total
 
     def _run(self, sha256: str, work: Callable[[_Loaded], Any], match_id: int | None = None) -> Any:
         for _attempt in range(3):
@@ -376,6 +411,7 @@ class Engines:
             if match_id is not None:
                 entry = loaded.entries.get(match_id)
                 self._touch(match_id, sha256, 0 if entry is None else entry.bytes)
+            self._within_budget(sha256)
             return result
         raise ScriptFailed("the server is too busy loading scripts; try again")
 
@@ -542,7 +578,7 @@ class Engines:
         return self._run(sha256, work)
 
     def searcher(self) -> "Searcher":
-        return Searcher(self.scripts, self.limits)
+        return Searcher(self.scripts, self.limits, worker_memory=self.worker_memory)
 
 
 class Searcher:
@@ -550,9 +586,10 @@ class Searcher:
     waits for, nor holds up, people's moves.  Use from one thread."""
 
     def __init__(self, scripts: Callable[[str], Script], limits: Limits, cache_scripts: int = 4,
-                 cache_positions: int = 8):
+                 cache_positions: int = 8, worker_memory: int = 0):
         self.scripts = scripts
         self.limits = limits
+        self.worker_memory = worker_memory
         self.pool = EnginePool(1, limits)
         self.cache_scripts = cache_scripts
         self.cache_positions = cache_positions
@@ -603,7 +640,26 @@ class Searcher:
         except NomvError as exc:
             raise Invalid(str(exc)) from None
         value = kept[1].last.get("value") if kept[1].last else None
+        self._within_budget(key.sha256)
         return list(move.steps), None if value is None else float(value)
+
+    def _within_budget(self, sha256: str) -> None:
+        """As Engines._within_budget: the scripts least recently used go (their trees with them)
+        until this searcher's process holds at most worker_memory of Lua memory."""
+        worker = self.pool.workers[0]
+        if not self.worker_memory or worker.lua_bytes <= self.worker_memory:
+            return
+        used = worker.memory()
+        total = sum(used.values())
+        for sha, loaded in list(self._loaded.items()):
+            if total <= self.worker_memory:
+                break
+            key = loaded.key()
+            if sha != sha256 and key in used:
+                del self._loaded[sha]
+                loaded.close()
+                total -= used[key]
+        worker.lua_bytes = total
 
     def close(self) -> None:
         self._loaded.clear()

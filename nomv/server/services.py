@@ -33,7 +33,7 @@ class Services:
         self.store.migrate()
         self.engines = Engines(lambda sha: self.catalogue.script(sha), settings.cache_positions,
                                settings.cache_scripts, settings.limits, settings.processes,
-                               settings.cache_bytes, settings.max_look_bytes)
+                               settings.cache_bytes, settings.max_look_bytes, settings.worker_memory)
         self.catalogue = Catalogue(self.store, self.engines.describe)
         self.quotas = Quotas(self.store)
         self.jobs = Jobs(self.store, settings.jobs)
