@@ -539,8 +539,10 @@ class WorkerProcess:
                     or cpu_seconds(process.pid, since_cpu + waited) - since_cpu > limit + GRACE):
                 self._kill()
                 self.kills += 1
-                raise LimitError(f"took longer than {limit:g} seconds (the time limit); stopped",
-                                 engine.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
+                stopped = LimitError(f"took longer than {limit:g} seconds (the time limit); stopped",
+                                     engine.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
+                stopped.process_ended = "stopped"
+                raise stopped
         if status == "ok":
             return value
         if status == "error":
@@ -561,8 +563,10 @@ class WorkerProcess:
             how = f"was killed by signal {-code}"
         else:
             how = f"ended unexpectedly (exit code {code})"
-        return ScriptError(f"the script's worker process {how}", engine.path,
+        died = ScriptError(f"the script's worker process {how}", engine.path,
                            hook=HOOK_OF_REQUEST.get(request, request))
+        died.process_ended = "died"
+        return died
 
 
 class WorkerEngine(EngineBase):

@@ -83,6 +83,28 @@ return {{
   end,
 }}
 '''
+#: A legal game that crashes its worker process on demand: a C-stack overflow in ``parse``
+#: (LuaJIT's gsub called back thousands deep), when a player types "boom".
+CRASH = '''local function deep(n)
+  if n <= 0 then return "x" end
+  return (("x"):gsub(".", function() return deep(n - 1) end))
+end
+return {
+  name = "crasher",
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s) return {{"a"}, {"b"}} end,
+  play = function(s, m, rng) return {n = s.n + 1, to_move = 1} end,
+  result = function(s) if s.n >= 30 then return {winner = 1} end end,
+  parse = function(s, text)
+    if text == "boom" then deep(100000) end
+    return nil, "not a move"
+  end,
+  scene = function(s)
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"}, {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}
+'''
+
 #: Five of them; each game may take 60 MB, all the games of a worker process 64 MB together.
 HEAVIES, GAME_MB, WORKER_MB = 5, 60, 64
 
@@ -96,6 +118,7 @@ def server(tmp_path_factory):
     (folder / "bigstate.lua").write_text(BIG, encoding="utf-8")
     for n in range(HEAVIES):
         (folder / f"heavy{n}.lua").write_text(HEAVY.format(n=n), encoding="utf-8")
+    (folder / "crasher.lua").write_text(CRASH, encoding="utf-8")
     srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--job-seconds", str(JOB_SECONDS),
                  "--max-record-moves", str(RECORD_MOVES), "--uploads-per-hour", "2",
                  "--argon2", "16384,1", "--hashes", "2", "--max-look-kb", str(LOOK_KB),
@@ -385,6 +408,50 @@ def test_the_games_of_a_worker_process_stay_within_its_memory_budget(server):
     assert [alice.match(m)["ply"] for m in matches] == [2, 2] + [1] * (HEAVIES - 2)
     # the budget, one game's growth over it before the next request sees it, and Python's own
     assert worst < (WORKER_MB + 30 + 45) * 2**20, f"a worker process held {worst / 2**20:.0f} MB"
+
+
+# -- 7. a game that crashes its worker process: never blamed on another game ---------------------
+
+def test_a_game_that_crashes_its_worker_is_never_blamed_on_another_games_moves(server):
+    # Mallory's game crashes the worker process on demand, again and again; meanwhile alice and
+    # bob play six matches of tic-tac-toe, whose positions lived in those processes.
+    mallory, alice, bob = Api(server, name("m")), Api(server, name("a")), Api(server, name("b"))
+    evil = [mallory.ok("POST", "/api/matches", {"game": "crasher", "seats": [mallory.name, mallory.name]}, 201)["id"]
+            for _ in range(2)]      # (two: one on each worker process's lane)
+    victims = [alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, bob.name]}, 201)["id"]
+               for _ in range(6)]
+    for match_id in victims:
+        bob.ok("POST", f"/api/matches/{match_id}/accept")
+    stop = threading.Event()
+    crashes: list = []
+
+    def attack(match_id: int) -> None:
+        while not stop.is_set():
+            crashes.append(mallory.move(match_id, 0, "boom"))
+    attackers = [threading.Thread(target=attack, args=(m,), daemon=True) for m in evil for _ in range(2)]
+    for t in attackers:
+        t.start()
+    try:
+        wait_for(lambda: crashes, 30, "a crash")
+        refused = []
+        for ply, move in enumerate(["b2", "a1", "c3", "a3", "a2"]):
+            for match_id in victims:
+                who = alice if ply % 2 == 0 else bob
+                shown = who.match(match_id)
+                if shown["script_error"]:
+                    refused.append(shown["script_error"])
+                r = who.move(match_id, ply, move)
+                if r.status_code != 200:
+                    refused.append(r.text)
+    finally:
+        stop.set()
+        for t in attackers:
+            t.join(30)
+    assert refused == [], refused
+    # each crash is mallory's own, and named as hers
+    assert all(r.status_code == 502 and "crasher.lua" in r.json()["message"] for r in crashes), crashes[0].text
+    assert any("worker process was killed by signal" in r.json()["message"] for r in crashes)
+    assert [alice.match(m)["moves"] for m in victims] == [["b2", "a1", "c3", "a3", "a2"]] * 6
 
 
 # -- the quotas are the database's: two processes on one PostgreSQL count together -----------------

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -35,15 +36,23 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..boardmarks import board_items, last_move_marks
-from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
+from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError, StaleStateError
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
 from ..pool import EnginePool
 from ..record import play_recorded
 from ..worker import WorkerEngine, cpu_seconds
-from .errors import ApiError, Conflict, Illegal, Invalid, ScriptFailed
+from .errors import ApiError, Busy, Conflict, Illegal, Invalid, ScriptFailed
 from .looks import Looks, seen_as
 from .snapshots import MatchKey, MovesLoader, Played, Script, Snapshot
+
+
+log = logging.getLogger("nomv.server")
+
+#: A script whose work ended a shared worker process (a crash; or STOPS_BEFORE_QUARANTINE kills
+#: at the time limit within QUARANTINE_SECONDS) runs on a worker process of its own that long.
+QUARANTINE_SECONDS = 3600.0
+STOPS_BEFORE_QUARANTINE = 3
 
 
 def with_layout(scene: dict) -> dict:
@@ -58,9 +67,25 @@ def _with_layout(scene: dict) -> tuple[dict, list[bool]]:
     return ({**scene, "board": flags} if not all(flags) else scene), flags
 
 
-def script_failed(exc: ScriptError, doing: str) -> ScriptFailed:
-    return ScriptFailed(f"the game's script failed {doing}: {exc}", hook=exc.hook,
-                        line=exc.line, kind=exc.kind)
+class _Restarted(Busy):
+    """A state of this match was in a worker process that another game's script crashed or
+    hung (StaleStateError): not this game's failure.  The work is done again on the fresh
+    process; this reaches the client only when that keeps happening."""
+
+    def __init__(self) -> None:
+        super().__init__("a worker process this game needed was restarted (another game's script "
+                         "stopped it); nothing was changed: try again")
+
+
+def script_failed(exc: ScriptError, doing: str) -> ApiError:
+    """The answer to a script's failure: ScriptFailed (502) naming it, where and how; but a
+    state lost with another game's worker process is not this game's failure (_Restarted)."""
+    if isinstance(exc, StaleStateError):
+        return _Restarted()
+    failed = ScriptFailed(f"the game's script failed {doing}: {exc}", hook=exc.hook,
+                          line=exc.line, kind=exc.kind)
+    failed.process_ended = exc.process_ended
+    return failed
 
 
 def describe(game: Game) -> dict:
@@ -150,10 +175,14 @@ class _Loaded:
     process of the pool; match ``id`` is served by lane ``id % lanes``, whose process holds
     its position, and only there (an entry is touched by its lane's thread alone)."""
 
-    def __init__(self, script: Script, limits: Limits, pool: EnginePool, threaded: bool = True):
+    def __init__(self, script: Script, limits: Limits, pool: EnginePool, threaded: bool = True,
+                 alone: bool = False):
         self.script = script
         self.limits = limits
         self.pool = pool
+        #: Whether the pool is the script's own (closed with it): a script that stopped shared
+        #: worker processes runs alone.
+        self.alone = alone
         # (a Searcher's scripts are used on the searcher's own thread: they need none)
         self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}-{i}")
                       for i in range(pool.processes)] if threaded else []
@@ -195,6 +224,8 @@ class _Loaded:
             assert isinstance(engine, WorkerEngine), "a game given a pool runs on the pool's workers"
             self.pool.release(engine)   # its runtime and states leave the processes
             self.game = None
+        if self.alone:
+            self.pool.close()
 
     def retire(self) -> None:
         """Takes no more work, and is closed once its lanes have done what they were given."""
@@ -314,6 +345,8 @@ class _Positions:
                 marks = [{"kind": m.kind, "id": m.id, "item": dict(m.item)}
                          for m in last_move_marks(before, scene, pos.history[ply - 1].steps, flags)]
             shown: dict = {"view": view, "scene": scene, "marks": marks}
+        except StaleStateError:
+            raise _Restarted() from None    # (not the view's failure: never kept as one)
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
             shown = {"view": None, "scene": None, "marks": [], "error": f"the game's script failed: {exc}"}
@@ -349,6 +382,8 @@ class Engines:
         self._sizes: dict[int, int] = {}                     # match id -> its entry's bytes
         self._bytes = 0
         self._lock = threading.Lock()
+        self._stops: dict[str, list[float]] = {}   # sha256 -> when its work ended a shared process
+        self._alone: dict[str, float] = {}         # sha256 -> until when it runs on a pool of its own
         self._positions = _Positions(max_look_bytes)
         self.looks = Looks(self.cache_positions, self.cache_bytes)
 
@@ -364,7 +399,13 @@ class Engines:
         with self._lock:
             loaded = self._loaded.get(sha256)
             if loaded is None:
-                loaded = self._loaded[sha256] = _Loaded(script, self.limits, self.pool)
+                if self._alone.get(sha256, 0) > time.monotonic():
+                    # (a pool of its own: it stops nobody else's games; closed with the script)
+                    loaded = _Loaded(script, self.limits, EnginePool(1, self.limits), alone=True)
+                else:
+                    self._alone.pop(sha256, None)
+                    loaded = _Loaded(script, self.limits, self.pool)
+                self._loaded[sha256] = loaded
                 while len(self._loaded) > self.cache_scripts:
                     self._evict(next(iter(self._loaded)))
             return loaded
@@ -401,19 +442,47 @@ class Engines:
             worker.lua_bytes = total
 
     def _run(self, sha256: str, work: Callable[[_Loaded], Any], match_id: int | None = None) -> Any:
-        for _attempt in range(3):
+        """``work(loaded)`` on the thread of the match's lane (a script's next lane in turn
+        without a match).  Work that lost its states with a worker process another game stopped
+        is done again on the fresh process; a script that crashes a worker process is moved to
+        a process of its own (it would stop other games' again)."""
+        restarted: _Restarted | None = None
+        for _attempt in range(4):
             loaded = self._get(sha256)
             try:
                 future = loaded.worker(match_id).submit(work, loaded)
             except RuntimeError:      # evicted meanwhile: its thread takes no more work
                 continue
-            result = future.result()
+            try:
+                result = future.result()
+            except _Restarted as exc:
+                restarted = exc
+                continue
+            except ScriptFailed as exc:
+                if exc.process_ended is not None and not loaded.alone:
+                    self._stopped_a_process(sha256, exc.process_ended)
+                raise
             if match_id is not None:
                 entry = loaded.entries.get(match_id)
                 self._touch(match_id, sha256, 0 if entry is None else entry.bytes)
             self._within_budget(sha256)
             return result
-        raise ScriptFailed("the server is too busy loading scripts; try again")
+        raise restarted or ScriptFailed("the server is too busy loading scripts; try again")
+
+    def _stopped_a_process(self, sha256: str, how: str) -> None:
+        """The script's work ended its worker process (``died``: a crash; ``stopped``: killed at
+        the time limit), and every other game's states there.  A crash, or a third stop within
+        QUARANTINE_SECONDS, sends the script to a worker process of its own for that long."""
+        t = time.monotonic()
+        with self._lock:
+            recent = [s for s in self._stops.get(sha256, []) if t - s < QUARANTINE_SECONDS] + [t]
+            self._stops[sha256] = recent
+            if how == "died" or len(recent) >= STOPS_BEFORE_QUARANTINE:
+                log.warning("the script %s stopped a shared worker process (%s); it runs on a process "
+                            "of its own from now on", sha256[:12], how)
+                self._alone[sha256] = t + QUARANTINE_SECONDS
+                self._stops.pop(sha256, None)
+                self._evict(sha256)
 
     def _touch(self, match_id: int, sha256: str, size: int) -> None:
         """The match was used (its entry holds ``size`` bytes): the least recently used
@@ -469,6 +538,8 @@ class Engines:
             for lane in one.lanes:
                 lane.shutdown(wait=False, cancel_futures=True)
             one.entries.clear()     # (the runtimes go with the pool's processes)
+            if one.alone:
+                one.pool.close()
         self.pool.close()
 
     # -- requests ---------------------------------------------------------------------------

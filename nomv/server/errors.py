@@ -79,8 +79,10 @@ class Busy(ApiError):
 
 class ScriptFailed(ApiError):
     """The game's script failed (an error, or a time or memory limit) where the request needed
-    it: not the client's fault, and the server goes on."""
+    it: not the client's fault, and the server goes on.  ``process_ended``: as the script's
+    error said (nomv.errors.ScriptError: its worker process died, or was stopped)."""
     status, code = 502, "script_failed"
+    process_ended: str | None = None
 
 
 class UpgradeRequired(ApiError):
