@@ -66,12 +66,14 @@ BIG = '''return {
   end,
 }
 '''
+#: The longest the test server's computer players think.
+COMPUTER_SECONDS = 0.5
 #: The largest look the test server sends, and the memory it keeps of matches.
 LOOK_KB, CACHE_MB = 512, 2
 
-#: A legal game that holds ~28 MB of Lua memory from its load on (LuaJIT; more under Lua 5.4).
+#: A legal game that holds ~45 MB of Lua memory from its load on (LuaJIT; more under Lua 5.4).
 HEAVY = '''local junk = {{}}
-for i = 1, 300000 do junk[i] = {{i}} end
+for i = 1, 480000 do junk[i] = {{i}} end
 return {{
   name = "heavy{n}",
   setup = function(opts, rng) return {{n = #junk > 0 and 0 or 1, to_move = 1}} end,
@@ -105,8 +107,8 @@ return {
 }
 '''
 
-#: Five of them; each game may take 60 MB, all the games of a worker process 64 MB together.
-HEAVIES, GAME_MB, WORKER_MB = 5, 60, 64
+#: Five of them; each game may take 100 MB, all the games of a worker process 100 MB together.
+HEAVIES, GAME_MB, WORKER_MB = 5, 100, 100
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +125,7 @@ def server(tmp_path_factory):
                  "--max-record-moves", str(RECORD_MOVES), "--uploads-per-hour", "2",
                  "--argon2", "16384,1", "--hashes", "2", "--max-look-kb", str(LOOK_KB),
                  "--cache-mb", str(CACHE_MB), "--memory-mb", str(GAME_MB), "--worker-memory-mb", str(WORKER_MB),
+                 "--searches", "1", "--computer-seconds", str(COMPUTER_SECONDS),
                  env={"NOMV_PATH": str(folder)})
     yield srv
     srv.stop()
@@ -392,8 +395,8 @@ def worker_processes(pid: int) -> list[int]:
 
 
 def test_the_games_of_a_worker_process_stay_within_its_memory_budget(server):
-    # Five games of ~28 MB each, played in turn: unbounded, a process kept them all (the red
-    # team's: +821 MB for six games of 60 MB); with a budget of 64 MB, the least recently used
+    # Five games of ~45 MB each, played in turn: unbounded, a process kept them all (the red
+    # team's: +821 MB for six games of 60 MB); with a budget of 100 MB, the least recently used
     # are unloaded, and come back (their matches replayed) when they are played again.
     alice = Api(server, name("a"))
     matches = [alice.ok("POST", "/api/matches", {"game": f"heavy{n}", "seats": [alice.name, alice.name]}, 201)["id"]
@@ -407,7 +410,7 @@ def test_the_games_of_a_worker_process_stay_within_its_memory_budget(server):
             worst = max(worst, rss_and_peak(pid)[0])
     assert [alice.match(m)["ply"] for m in matches] == [2, 2] + [1] * (HEAVIES - 2)
     # the budget, one game's growth over it before the next request sees it, and Python's own
-    assert worst < (WORKER_MB + 30 + 45) * 2**20, f"a worker process held {worst / 2**20:.0f} MB"
+    assert worst < (WORKER_MB + 45 + 60) * 2**20, f"a worker process held {worst / 2**20:.0f} MB"
 
 
 # -- 7. a game that crashes its worker process: never blamed on another game ---------------------
@@ -452,6 +455,41 @@ def test_a_game_that_crashes_its_worker_is_never_blamed_on_another_games_moves(s
     assert all(r.status_code == 502 and "crasher.lua" in r.json()["message"] for r in crashes), crashes[0].text
     assert any("worker process was killed by signal" in r.json()["message"] for r in crashes)
     assert [alice.match(m)["moves"] for m in victims] == [["b2", "a1", "c3", "a3", "a2"]] * 6
+
+
+# -- 8. computer players: a time bound on every search, and a share for each player -------------
+
+def test_a_search_asked_for_by_iterations_stops_at_the_servers_time(server):
+    # mcts:200000it (the most iterations allowed) takes ~50 s on breakthrough here: the
+    # server's --computer-seconds bounds it too
+    alice = Api(server, name("a"))
+    started = time.monotonic()
+    created = alice.ok("POST", "/api/matches", {"game": "breakthrough", "seats": ["mcts:200000it", alice.name]}, 201)
+    wait_for(lambda: alice.match(created["id"])["ply"] == 1, 40, "the computer's move")
+    assert time.monotonic() - started < 15
+
+
+def test_computer_turns_are_served_in_turn_per_player(server):
+    # One search at a time on this server. Alice starts 8 matches where the computer opens,
+    # then Bob one: Bob's is searched once the one under way ends (first come, first served,
+    # it waited for all of hers: the red team's victim waited 38 s behind 12 matches).
+    alice, bob = Api(server, name("a")), Api(server, name("b"))
+    theirs = [alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": ["mcts:0.3s", alice.name]}, 201)["id"]
+              for _ in range(8)]
+    waiting = [m for m in theirs if alice.match(m)["ply"] == 0]
+    mine = bob.ok("POST", "/api/matches", {"game": "tictactoe", "seats": ["mcts:0.3s", bob.name]}, 201)["id"]
+    moved: dict[int, float] = {}
+
+    def everyone_moved() -> bool:
+        for match_id in [mine, *waiting]:
+            if match_id not in moved and alice.match(match_id)["ply"] == 1:
+                moved[match_id] = time.monotonic()
+        return len(moved) == len(waiting) + 1
+    wait_for(everyone_moved, 120, "every computer's move")
+    before_bob = sum(moved[m] < moved[mine] for m in waiting)
+    assert len(waiting) >= 5, f"only {len(waiting)} of alice's searches were still to come: nothing to tell"
+    # (the one under way as bob's match came, and one that may have ended as it was looked at)
+    assert before_bob <= 2, f"{before_bob} of alice's {len(waiting)} searches to come went before bob's"
 
 
 # -- the quotas are the database's: two processes on one PostgreSQL count together -----------------

@@ -648,8 +648,9 @@ class Engines:
                 raise script_failed(exc, "to set up the game") from None
         return self._run(sha256, work)
 
-    def searcher(self) -> "Searcher":
-        return Searcher(self.scripts, self.limits, worker_memory=self.worker_memory)
+    def searcher(self, seconds: float | None = None) -> "Searcher":
+        """A computer player's Searcher: its searches think at most ``seconds``."""
+        return Searcher(self.scripts, self.limits, worker_memory=self.worker_memory, seconds=seconds)
 
 
 class Searcher:
@@ -657,10 +658,12 @@ class Searcher:
     waits for, nor holds up, people's moves.  Use from one thread."""
 
     def __init__(self, scripts: Callable[[str], Script], limits: Limits, cache_scripts: int = 4,
-                 cache_positions: int = 8, worker_memory: int = 0):
+                 cache_positions: int = 8, worker_memory: int = 0, seconds: float | None = None):
         self.scripts = scripts
         self.limits = limits
         self.worker_memory = worker_memory
+        #: The longest a search thinks, whatever its spec (mcts:200000it included); None: as it says.
+        self.seconds = seconds
         self.pool = EnginePool(1, limits)
         self.cache_scripts = cache_scripts
         self.cache_positions = cache_positions
@@ -679,10 +682,10 @@ class Searcher:
         return loaded
 
     def choose(self, key: MatchKey, load_moves: MovesLoader, seat: int, spec: str,
-               seed: int) -> tuple[list[str], float | None]:
+               seed: int, again: bool = False) -> tuple[list[str], float | None]:
         """The move the computer player ``spec`` chooses for ``seat`` (a list of steps), and
         the share of the points it expects (0 to 1), when it says."""
-        from ..ai import make_agent
+        from ..ai import MctsAgent, make_agent
         loaded = self._get(key.sha256)
         entry = self._positions.entry(loaded, key, load_moves)
         self._lru[key.id] = key.sha256
@@ -698,16 +701,25 @@ class Searcher:
         # in this searcher's cache: the next search starts from what this one learnt.
         kept = entry.agents.get(seat)
         if kept is None or kept[0] != spec:
-            kept = entry.agents[seat] = (spec, make_agent(spec, seed))
+            agent = make_agent(spec, seed)
+            if self.seconds is not None and isinstance(agent, MctsAgent) and (
+                    agent.seconds is None or agent.seconds > self.seconds):
+                agent.seconds = self.seconds      # (iterations too: whichever comes first)
+            kept = entry.agents[seat] = (spec, agent)
         try:
             move: Move = kept[1].choose(pos)
         except ScriptError as exc:
             loaded.entries.pop(key.id, None)
-            if exc.kind != "memory" or kept[1].last is None and len(entry.agents) <= 1:
-                raise script_failed(exc, "during the computer player's search") from None
-            # Out of memory with trees kept from earlier searches: once more, from nothing.
-            loaded.close()
-            return self.choose(key, load_moves, seat, spec, seed)
+            if exc.kind == "memory":
+                # The game's runtime is full (the trees kept of this searcher's matches share
+                # it): it goes, trees and all (left full, the next call into it would find no
+                # memory outside a protected call, and end the process).  Once more, from
+                # nothing, when it held more than this search.
+                held_more = bool(loaded.entries) or kept[1].last is not None or len(entry.agents) > 1
+                loaded.close()
+                if held_more and not again:
+                    return self.choose(key, load_moves, seat, spec, seed, again=True)
+            raise script_failed(exc, "during the computer player's search") from None
         except NomvError as exc:
             raise Invalid(str(exc)) from None
         value = kept[1].last.get("value") if kept[1].last else None

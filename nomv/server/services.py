@@ -56,7 +56,8 @@ class Services:
                            self.notifier, settings)
         self.listings = Listings(self.tables)
         self.records = Records(self.tables, self.engines, self.catalogue, self.lobby, self.jobs, settings)
-        self.computer = Computer(self.tables, self.rounds, self.engines, settings.searches, self.leases)
+        self.computer = Computer(self.tables, self.rounds, self.engines, settings.searches, self.leases,
+                                 settings.computer_seconds)
         self.notifier.on_computer_turn = self.computer.wake
         self.uploads = Uploads(self.store, self.catalogue, self.engines.describe, settings, self.jobs)
 

@@ -263,12 +263,12 @@ class MatchTables:
             return [row.id for row in db.execute(sa.select(matches.c.id).where(
                 matches.c.status == RUNNING, matches.c.deadline.is_not(None), matches.c.deadline < t))]
 
-    def computer_turns(self) -> list[int]:
-        """Running matches whose seat to move is a computer player's."""
+    def computer_turns(self) -> list[tuple[int, int | None]]:
+        """Running matches whose seat to move is a computer player's: (id, who created it)."""
         with self.store.read() as db:
-            return [row.id for row in db.execute(
-                sa.select(matches.c.id).join(seats, sa.and_(seats.c.match_id == matches.c.id,
-                                                            seats.c.seat == matches.c.to_move))
+            return [(row.id, row.created_by) for row in db.execute(
+                sa.select(matches.c.id, matches.c.created_by)
+                .join(seats, sa.and_(seats.c.match_id == matches.c.id, seats.c.seat == matches.c.to_move))
                 .where(matches.c.status == RUNNING, seats.c.kind == "computer"))]
 
     @contextmanager
