@@ -344,6 +344,41 @@ def test_a_flood_of_registrations_hashes_a_few_at_a_time(server):
     assert peak - rss < 128 * 2**20, f"the server grew {(peak - rss) / 2**20:.0f} MB during the flood"
 
 
+# -- 15. large bodies: refused before they are read ---------------------------------------------
+
+def test_a_flood_of_large_bodies_is_refused_before_any_is_read(server):
+    # 16 MB of JSON (under the 17 MB that every route took), before any login: each was parsed
+    # on the event loop, its millions of little lists in ten seconds here
+    canary = Api(server, name("c"))
+    big = b'{"name": "x", "password": "password-1", "junk": [' + b"[]," * (16 * 2**20 // 3) + b'[]]}'
+    json_type = {"Content-Type": "application/json"}
+    client = httpx.Client(base_url=server.url, timeout=60)
+
+    def send(path: str):
+        try:
+            return client.post(path, content=big, headers=json_type).status_code
+        except httpx.HTTPError as exc:     # (refused before it was all sent: the server closed)
+            return type(exc).__name__
+    with Watch(server, canary) as watch:
+        results, threads = in_threads([lambda p=p: send(p) for p in
+                                       ["/api/login", "/api/users", "/api/scripts", "/api/records"] * 2])
+        for t in threads:
+            t.join(120)
+    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
+    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    assert all(r in (413, 401) or isinstance(r, str) for r in results), results
+    # each answer says what is wrong: 64 KB for a login; a script's or a record's route reads
+    # more than that only for someone logged in
+    r = client.post("/api/login", content=b'{"name": "' + b"x" * 100_000 + b'"}', headers=json_type)
+    assert r.status_code == 413 and "over 64 KB" in r.json()["message"], r.text
+    for path in ("/api/scripts", "/api/records"):
+        r = client.post(path, content=b'{"source": "' + b"-" * 200_000 + b'"}', headers=json_type)
+        assert r.status_code == 401 and "log in first" in r.json()["message"], r.text
+    r = canary.post("/api/scripts", {"source": "-" * 200_000})   # logged in: read, and checked
+    assert r.status_code in (202, 422, 201), r.text
+    client.close()
+
+
 # -- 4. large states: what a look sends is capped, what is kept of matches bounded in bytes ------
 
 def test_a_look_at_a_state_over_the_limit_carries_a_message_not_the_state(server):

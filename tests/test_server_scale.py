@@ -555,5 +555,5 @@ def test_a_body_over_the_limit_is_refused_without_being_read_whole(sqlite_server
             sent += len(piece)
             yield piece
     r = alice.http.post("/api/scripts", content=chunks(), headers={"Content-Type": "application/json"})
-    assert r.status_code == 413 and "over 17 MB" in r.json()["message"]
+    assert r.status_code == 413 and "over 2 MB" in r.json()["message"]
     assert httpx.get(sqlite_server.url + "/api/health").status_code == 200

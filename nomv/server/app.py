@@ -19,7 +19,8 @@ from fastapi.concurrency import run_in_threadpool
 from .. import __version__
 from .api import accounts, challenges, games, jobs, live, matches, records, server
 from .api.errors import add_error_handlers
-from .guard import OriginGuard
+from .guard import BodyLimits, OriginGuard
+from .matches.records import MAX_RECORD
 from .pages import add_pages
 from .services import Services
 from .settings import Settings
@@ -52,7 +53,8 @@ def create_app(settings: Settings) -> FastAPI:
     from fastapi_offline import FastAPIOffline
     app = FastAPIOffline(title="nomv server", version=__version__, lifespan=lifespan, description=DESCRIPTION)
     app.state.services = services
-    app.add_middleware(OriginGuard, public_url=settings.public_url)
+    app.add_middleware(OriginGuard, public_url=settings.public_url,
+                       body_limits=BodyLimits(settings.max_script_bytes, MAX_RECORD))
     add_error_handlers(app)
     for area in (server, accounts, games, matches, challenges, records, jobs, live):
         app.include_router(area.router)

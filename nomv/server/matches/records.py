@@ -24,8 +24,8 @@ from .seating import agent_spec, parse_seat
 #: The kind of job that replays an imported record.
 IMPORT = "import"
 
-#: The largest record accepted (its text).
-MAX_RECORD = 16 * 2**20
+#: The largest record accepted (its text): 2,000 moves of a long notation.
+MAX_RECORD = 2**20
 
 
 class Records:
