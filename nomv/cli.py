@@ -502,7 +502,8 @@ def cmd_serve(args) -> int:
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
                  "session_days", "log_level", "workers", "jobs", "job_seconds", "max_record_moves",
                  "imports_per_hour", "registrations_per_hour", "hashes", "max_matches",
-                 "watchers_per_match", "anonymous_sockets_per_address"):
+                 "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
@@ -515,7 +516,8 @@ def cmd_serve(args) -> int:
             setattr(settings, name, int(value * unit))
     for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers",
                  "jobs", "max_record_moves", "imports_per_hour", "registrations_per_hour", "hashes",
-                 "max_matches", "watchers_per_match", "anonymous_sockets_per_address"):
+                 "max_matches", "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
     if settings.worker_memory and settings.worker_memory < settings.memory_limit:
@@ -791,10 +793,12 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--worker-memory-mb", type=float, metavar="MB", help="Lua memory of all the games of "
                    "one worker process together (default 2048; over it, the scripts least recently "
                    "used are unloaded; 0: no budget)")
-    p.add_argument("--watchers-per-match", type=int, metavar="N", help="WebSockets open on one match "
-                   "(default 200)")
+    p.add_argument("--watchers-per-match", type=int, metavar="N", help="WebSockets open on one match by "
+                   "others than its players, per process (default 200)")
     p.add_argument("--anonymous-sockets-per-address", type=int, metavar="N", help="WebSockets without a "
-                   "login from one address (default 20)")
+                   "login from one address, per process (default 20)")
+    p.add_argument("--sockets-per-user", type=int, metavar="N", help="WebSockets of one logged-in user, "
+                   "per process (default 50)")
     p.add_argument("--min-time-per-move", type=float, metavar="S", help="the shortest time per move a "
                    "match may ask for, in seconds (default 60)")
     p.add_argument("--clock-interval", type=float, metavar="S", help="how often to look for players "

@@ -8,6 +8,7 @@ The floods are small, for CI: a few dozen requests each, whose work is stopped a
 the test (the jobs still queued are ended in the database, as an operator could)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -18,7 +19,7 @@ import httpx
 import pytest
 
 import nomv
-from serverlib import Api, Server, name, wait_for
+from serverlib import Api, Server, challenge, name, wait_for
 
 #: A legal game whose every move costs time (~0.1 s under LuaJIT): its check would take many
 #: minutes (10 random games of 900 plies), as would the replay of a long record of it.
@@ -109,6 +110,8 @@ return {
 
 #: Five of them; each game may take 100 MB, all the games of a worker process 100 MB together.
 HEAVIES, GAME_MB, WORKER_MB = 5, 100, 100
+#: WebSockets: watchers of a match, anonymous sockets of an address, sockets of a user.
+WATCHERS, PER_ADDRESS, PER_USER = 8, 4, 6
 
 
 @pytest.fixture(scope="module")
@@ -126,6 +129,8 @@ def server(tmp_path_factory):
                  "--argon2", "16384,1", "--hashes", "2", "--max-look-kb", str(LOOK_KB),
                  "--cache-mb", str(CACHE_MB), "--memory-mb", str(GAME_MB), "--worker-memory-mb", str(WORKER_MB),
                  "--searches", "1", "--computer-seconds", str(COMPUTER_SECONDS),
+                 "--watchers-per-match", str(WATCHERS), "--anonymous-sockets-per-address", str(PER_ADDRESS),
+                 "--sockets-per-user", str(PER_USER),
                  env={"NOMV_PATH": str(folder)})
     yield srv
     srv.stop()
@@ -525,6 +530,75 @@ def test_computer_turns_are_served_in_turn_per_player(server):
     assert len(waiting) >= 5, f"only {len(waiting)} of alice's searches were still to come: nothing to tell"
     # (the one under way as bob's match came, and one that may have ended as it was looked at)
     assert before_bob <= 2, f"{before_bob} of alice's {len(waiting)} searches to come went before bob's"
+
+
+# -- 24. WebSockets: watchers bounded per match, per address and per user --------------------------
+
+def open_socket(server: Server, match_id: int, address: str = "127.0.0.1", person: Api | None = None):
+    """A WebSocket on the match from this loopback address (Linux answers on all of 127/8)."""
+    from websockets.sync.client import connect
+    headers = {"Authorization": f"Bearer {person.token}"} if person is not None else {}
+    return connect(f"{server.ws_url}/api/matches/{match_id}/live", additional_headers=headers,
+                   open_timeout=30, source_address=(address, 0))
+
+
+def hello_or_close(ws) -> dict | tuple[int, str]:
+    """The socket's first message, or the code and reason it was closed with."""
+    from websockets.exceptions import ConnectionClosed
+    try:
+        return json.loads(ws.recv(timeout=30))
+    except ConnectionClosed as exc:
+        return (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (-1, "no close frame")
+
+
+def test_websocket_watchers_are_bounded_and_the_players_always_let_in(server):
+    # The red team's anonymous watchers were unlimited: every one kept a socket and cost a look
+    # at every move.  Here a match may have 8 watchers, an address 4 anonymous sockets, a user 6.
+    alice, bob, carol = Api(server, name("a")), Api(server, name("b")), Api(server, name("c"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    sockets = contextlib.ExitStack()
+
+    def opened(address="127.0.0.1", person=None):
+        ws = sockets.enter_context(open_socket(server, match_id, address, person))
+        return ws, hello_or_close(ws)
+    with sockets, Watch(server, carol) as watch:
+        # three times an address's share of anonymous sockets from one address
+        first = [opened()[1] for _ in range(3 * PER_ADDRESS)]
+        welcomed = [m for m in first if isinstance(m, dict)]
+        assert len(welcomed) == PER_ADDRESS and all(m["match"]["id"] == match_id for m in welcomed), \
+            [m if not isinstance(m, dict) else "hello" for m in first]
+        refused = [m for m in first if not isinstance(m, dict)]
+        assert all(code == 1013 and f"your address has {PER_ADDRESS} sockets" in reason
+                   for code, reason in refused), refused
+        # other addresses fill the match: 8 watchers, then no more, even from a fresh address
+        others = [opened(f"127.0.0.{2 + k // PER_ADDRESS}")[1] for k in range(WATCHERS - PER_ADDRESS)]
+        assert all(isinstance(m, dict) for m in others), others
+        late = opened("127.0.0.9")[1]
+        assert late[0] == 1013 and f"this match has {WATCHERS} watchers" in late[1], late
+        # a logged-in spectator is a watcher too
+        spectator = opened("127.0.0.9", carol)[1]
+        assert spectator[0] == 1013 and "watchers" in spectator[1], spectator
+        # the players are always let in, and follow their match
+        bob_ws, bob_hello = opened(person=bob)
+        alice_ws, alice_hello = opened(person=alice)
+        assert isinstance(bob_hello, dict) and bob_hello["match"]["you"] == [2], bob_hello
+        assert isinstance(alice_hello, dict), alice_hello
+        move = alice.match(match_id)["legal_moves"][0]["steps"]
+        assert alice.move(match_id, 0, move).status_code == 200
+        pushed = json.loads(bob_ws.recv(timeout=30))
+        assert pushed["match"]["ply"] == 1, pushed
+        # but a user's sockets are bounded too (a player's own match: tabs, devices)
+        mine = [opened(person=alice)[1] for _ in range(PER_USER)]
+        assert sum(isinstance(m, dict) for m in mine) == PER_USER - 1, mine
+        assert mine[-1][0] == 1013 and f"you have {PER_USER} sockets" in mine[-1][1], mine[-1]
+    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
+    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+
+    # a closed socket gives its place back
+    def let_in() -> bool:
+        with open_socket(server, match_id) as ws:
+            return isinstance(hello_or_close(ws), dict)
+    wait_for(let_in, 30, "an anonymous socket let in again once the others closed")
 
 
 # -- the quotas are the database's: two processes on one PostgreSQL count together -----------------

@@ -22,6 +22,7 @@ from .matches.round import Parts, Rounds
 from .matches.views import Views
 from .quotas import Quotas
 from .settings import Settings
+from .sockets import SocketLimits
 from .store import Store, libpq_url
 from .uploads import Uploads
 
@@ -42,6 +43,9 @@ class Services:
         # Password hashing (argon2: argon2_memory KiB a hash) on threads of its own, a few at once.
         self.hashing = Bounded(settings.hashes, settings.hash_queue, "checking passwords", "nomv-hash")
         self.live = LiveHub()
+        # WebSockets: watchers of a match, anonymous ones of an address, a user's (this process)
+        self.sockets = SocketLimits(settings.watchers_per_match, settings.anonymous_sockets_per_address,
+                                    settings.sockets_per_user)
         if self.store.backend == "postgresql":
             # several processes may serve this database: pushes reach every one's clients
             self.live.connect(libpq_url(settings.db))

@@ -71,9 +71,11 @@ class Settings:
     #: The Lua memory all the games of one worker process may hold together; over it, the
     #: scripts least recently used are unloaded (0: no budget).
     worker_memory: int = 2 * 2**30
-    #: WebSockets: watchers of one match, and anonymous sockets from one address.
+    #: WebSockets (each process counts its own): watchers of one match (its players are always
+    #: let in), anonymous sockets from one address, sockets of one logged-in user.
     watchers_per_match: int = 200
     anonymous_sockets_per_address: int = 20
+    sockets_per_user: int = 50
     #: Time per move: the shortest a match may ask for (seconds), and how often the server looks
     #: for players out of time.
     min_time_per_move: float = 60.0

@@ -26,7 +26,9 @@ DESCRIPTION = (
     "`?token=TOKEN`; anyone else watches as a spectator). The first message is "
     "`{\"type\": \"match\", \"events\": [\"hello\"], \"match\": {...}}`; then one message per change "
     "(a move, a takeback, a draw offer, the end...), each built for you as `GET /api/matches/{id}` "
-    "would answer (`events` names what happened). Send `ping` to get `pong`. Over plain HTTP: 426.")
+    "would answer (`events` names what happened). Send `ping` to get `pong`. Over plain HTTP: 426. "
+    "A socket over the limits (watchers of one match, anonymous sockets of one address, a user's "
+    "sockets) is closed at once with code 1013 (try again later) and a reason saying which.")
 
 
 @router.get("/matches/{match_id}/live", status_code=101, summary="WebSocket: live changes of a match",
@@ -55,7 +57,13 @@ async def live(websocket: WebSocket, match_id: int) -> None:
     except ApiError as exc:
         await websocket.close(code=1008, reason=exc.message[:120])
         return
+    address = websocket.client.host if websocket.client else None
+    ticket = s.sockets.admit(match_id, current.id if current else None, address, player=bool(first["you"]))
     await websocket.accept()
+    if isinstance(ticket, str):
+        # (accepted first, so that a page sees the code: 1013, try again later)
+        await websocket.close(code=1013, reason=ticket[:120])
+        return
     sub = s.live.subscribe(match_id, current.id if current else None)
 
     async def listen() -> None:
@@ -86,3 +94,4 @@ async def live(websocket: WebSocket, match_id: int) -> None:
     finally:
         reader.cancel()
         s.live.unsubscribe(sub)
+        s.sockets.release(ticket)
