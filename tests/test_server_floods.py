@@ -108,6 +108,25 @@ return {
 }
 '''
 
+#: A legal game whose ``parse`` takes ~0.3 s (within the time limit): a move typed as text
+#: costs that much of its lane, and a flood of them queued every request thread behind it.
+SLOW_PARSE = """return {
+  name = "slowparse",
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s) return {{"a"}, {"b"}} end,
+  play = function(s, m, rng) return {n = s.n + 1, to_move = 3 - s.to_move} end,
+  result = function(s) if s.n >= 30 then return {winner = 1} end end,
+  parse = function(s, text)
+    local x = 1
+    for i = 1, 10000000 do x = (x * 31 + i) % 1000003 end
+    return nil, "not a move (" .. x .. ")"
+  end,
+  scene = function(s)
+    return {{shape = "circle", x = 0, y = 0, r = 1, id = "a"}, {shape = "circle", x = 3, y = 0, r = 1, id = "b"}}
+  end,
+}
+"""
+
 #: Five of them; each game may take 100 MB, all the games of a worker process 100 MB together.
 HEAVIES, GAME_MB, WORKER_MB = 5, 100, 100
 #: WebSockets: watchers of a match, anonymous sockets of an address, sockets of a user.
@@ -124,6 +143,7 @@ def server(tmp_path_factory):
     for n in range(HEAVIES):
         (folder / f"heavy{n}.lua").write_text(HEAVY.format(n=n), encoding="utf-8")
     (folder / "crasher.lua").write_text(CRASH, encoding="utf-8")
+    (folder / "slowparse.lua").write_text(SLOW_PARSE, encoding="utf-8")
     srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--job-seconds", str(JOB_SECONDS),
                  "--max-record-moves", str(RECORD_MOVES), "--uploads-per-hour", "2",
                  "--argon2", "16384,1", "--hashes", "2", "--max-look-kb", str(LOOK_KB),
@@ -382,6 +402,37 @@ def test_a_flood_of_large_bodies_is_refused_before_any_is_read(server):
     r = canary.post("/api/scripts", {"source": "-" * 200_000})   # logged in: read, and checked
     assert r.status_code in (202, 422, 201), r.text
     client.close()
+
+
+# -- the root: calls into a slow script hold a bounded number of request threads -----------------
+
+def test_a_flood_of_slow_script_calls_leaves_request_threads_for_everyone_else(server):
+    # 45 moves typed as text at once, each a 0.3 s call into the script's parse, on 3 matches:
+    # they queued on the matches' locks and the game's lanes, each holding a request thread
+    # (the framework has 40), and everyone else's requests waited for them all
+    alice, bob = Api(server, name("a")), Api(server, name("b"))
+    carol, dave = Api(server, name("c")), Api(server, name("d"))
+    theirs = [challenge(alice, [bob], "slowparse", [alice.name, bob.name]) for _ in range(3)]
+    bystanders = challenge(carol, [dave], "tictactoe", [carol.name, dave.name])
+    with Watch(server, carol) as watch:
+        results, threads = in_threads([lambda k=k: alice.move(theirs[k % 3], 0, "flood") for k in range(FLOOD)])
+        # meanwhile, other people play their match (its script shares the worker processes)
+        for ply in range(2):
+            mover = carol if ply % 2 == 0 else dave
+            steps = mover.match(bystanders)["legal_moves"][0]["steps"]
+            r = mover.move(bystanders, ply, steps)
+            assert r.status_code == 200, r.text
+        for t in threads:
+            t.join(120)
+    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
+    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    codes = [r.status_code if isinstance(r, httpx.Response) else repr(r) for r in results]
+    assert set(codes) <= {422, 503} and 422 in codes and 503 in codes, codes
+    busy = [r for r in results if r.status_code == 503]
+    assert all(r.headers.get("Retry-After") and "try again" in r.json()["message"] for r in busy), busy[0].text
+    # nothing was changed, and the matches go on
+    for match_id in theirs:
+        assert alice.move(match_id, 0, ["a"]).status_code == 200
 
 
 # -- 4. large states: what a look sends is capped, what is kept of matches bounded in bytes ------

@@ -31,7 +31,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -53,6 +53,16 @@ log = logging.getLogger("nomv.server")
 #: at the time limit within QUARANTINE_SECONDS) runs on a worker process of its own that long.
 QUARANTINE_SECONDS = 3600.0
 STOPS_BEFORE_QUARANTINE = 3
+
+#: Work waits for a lane (the thread of a script's matches in one worker process) while a
+#: request thread waits for it: once the oldest work waiting there has waited this long
+#: (seconds), more is refused at once (503, try again) rather than queued.  A slow script
+#: (a call of a second, under its time limit) flooded with requests held every request thread
+#: of the server otherwise; a fast one never waits this long unless the machine is overloaded.
+LANE_PATIENCE = 2.0
+#: The most work waiting for (or done by) the scripts of all games at once: fewer than the
+#: framework's 40 request threads, so that some are always left for the rest of the server.
+WAITING_IN_ALL = 30
 
 
 def with_layout(scene: dict) -> dict:
@@ -190,6 +200,10 @@ class _Loaded:
         self.entries: dict[int, _Entry] = {}
         self._loading = threading.Lock()
         self._turn = itertools.count()
+        #: Per lane, when each work submitted there and not yet started was submitted.
+        self._queued: list[dict[int, float]] = [{} for _ in self.lanes]
+        self._queued_lock = threading.Lock()
+        self._tickets = itertools.count()
 
     def load(self) -> Game:
         with self._loading:       # (the lanes' first requests may come at once)
@@ -216,6 +230,30 @@ class _Loaded:
         have none)."""
         assert self.lanes, "the server's scripts are loaded with threads"
         return self.lanes[self.lane_of(match_id)]
+
+    def submit(self, match_id: int | None, work: Callable[["_Loaded"], Any]) -> "Future[Any]":
+        """``work(self)`` on the match's lane; Busy when the work waiting there has waited over
+        LANE_PATIENCE already (the script is too slow for the requests it is sent)."""
+        assert self.lanes, "the server's scripts are loaded with threads"
+        lane = self.lane_of(match_id)
+        ticket = next(self._tickets)
+        with self._queued_lock:
+            queued = self._queued[lane]
+            if queued and time.monotonic() - min(queued.values()) > LANE_PATIENCE:
+                raise Busy(f"the game {self.script.path} has more requests waiting than it can serve "
+                           "(its script is slow); nothing was changed: try again in a moment")
+            queued[ticket] = time.monotonic()
+
+        def started() -> Any:
+            with self._queued_lock:
+                queued.pop(ticket, None)
+            return work(self)
+        try:
+            return self.lanes[lane].submit(started)
+        except BaseException:
+            with self._queued_lock:
+                queued.pop(ticket, None)
+            raise
 
     def close(self) -> None:
         self.entries.clear()
@@ -386,6 +424,7 @@ class Engines:
         self._alone: dict[str, float] = {}         # sha256 -> until when it runs on a pool of its own
         self._positions = _Positions(max_look_bytes)
         self.looks = Looks(self.cache_positions, self.cache_bytes)
+        self._waiting = 0                          # work in _run now, every game's (WAITING_IN_ALL)
 
     # -- threads and caches -----------------------------------------------------------------
 
@@ -446,11 +485,23 @@ class Engines:
         without a match).  Work that lost its states with a worker process another game stopped
         is done again on the fresh process; a script that crashes a worker process is moved to
         a process of its own (it would stop other games' again)."""
+        with self._lock:
+            if self._waiting >= WAITING_IN_ALL:
+                raise Busy("the server has too many requests waiting for games' scripts; nothing was "
+                           "changed: try again in a moment")
+            self._waiting += 1
+        try:
+            return self._run_on_lane(sha256, work, match_id)
+        finally:
+            with self._lock:
+                self._waiting -= 1
+
+    def _run_on_lane(self, sha256: str, work: Callable[[_Loaded], Any], match_id: int | None) -> Any:
         restarted: _Restarted | None = None
         for _attempt in range(4):
             loaded = self._get(sha256)
             try:
-                future = loaded.worker(match_id).submit(work, loaded)
+                future = loaded.submit(match_id, work)
             except RuntimeError:      # evicted meanwhile: its thread takes no more work
                 continue
             try:

@@ -27,13 +27,17 @@ from typing import Any, Iterator, Literal
 from .. import ratings
 from ..accounts import User
 from ..engines import Engines
-from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
+from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
 from .clock import deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
 from .seating import seat_names
 from .views import Views
+
+#: People's acts (moves, resignations, offers) that may hold or wait for one match's lock at
+#: once: a match has a few players; more at once are a flood.
+WAITING_PER_MATCH = 4
 
 log = logging.getLogger("nomv.server")
 
@@ -61,6 +65,25 @@ class Round:
         self.failure: str | None = None
         self._parts = parts
         self._pins = 0          # requests and searches using the round now (see Rounds)
+        self._waiting = 0       # people's acts holding or waiting for the lock (WAITING_PER_MATCH)
+        self._counting = threading.Lock()
+
+    @contextmanager
+    def _acting(self) -> Iterator[None]:
+        """The lock, for a person's act; Busy when WAITING_PER_MATCH acts hold or wait for it
+        already (each holds a request thread: a flood of one match's moves, each a slow call
+        into its script, held them all)."""
+        with self._counting:
+            if self._waiting >= WAITING_PER_MATCH:
+                raise Busy(f"match {self.id} has {self._waiting} requests under way; nothing was changed: "
+                           "try again in a moment")
+            self._waiting += 1
+        try:
+            with self.lock:
+                yield
+        finally:
+            with self._counting:
+                self._waiting -= 1
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -95,7 +118,7 @@ class Round:
 
     def play(self, user: User, ply: int, move: list[str] | str) -> dict[str, Any]:
         """A person's move, given the ply of the position they saw (pbmserv's move#)."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             if m.row.overdue(now()):
                 self.end_if_overdue()
@@ -166,7 +189,7 @@ class Round:
 
     def resign(self, user: User) -> dict[str, Any]:
         """The user loses; with more than two players, the others share the win."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             seat = m.row.to_move if m.row.to_move in mine else mine[0]
@@ -223,7 +246,7 @@ class Round:
 
     def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
         """Drawn when every player has offered or accepted; computer players decline at once."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             offer = list(m.row.draw_offer or [])
@@ -248,7 +271,7 @@ class Round:
     def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
         """``ask`` takes back the user's last move and every move after it once the others
         accept (computer players always do)."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             request = m.row.takeback
