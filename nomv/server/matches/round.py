@@ -35,9 +35,12 @@ from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
 from .seating import seat_names
 from .views import Views
 
-#: People's acts (moves, resignations, offers) that may hold or wait for one match's lock at
-#: once: a match has a few players; more at once are a flood.
-WAITING_PER_MATCH = 4
+#: People's acts (moves, resignations, offers) under way at once in this process, on one match
+#: (holding or waiting for its lock) and by one user: each holds a request thread (the framework
+#: has 40), and one user's flood of moves typed for a slow script held them all.  Over either,
+#: 503 (try again).  (Room for a bot's burst: twenty moves at one ply over two processes.)
+WAITING_PER_MATCH = 12
+ACTS_PER_USER = 12
 
 log = logging.getLogger("nomv.server")
 
@@ -333,6 +336,7 @@ class Rounds:
         self.keep = max(1, keep)
         self._mutex = threading.Lock()
         self._rounds: OrderedDict[int, Round] = OrderedDict()
+        self._acts: dict[int, int] = {}      # user id -> acts under way (ACTS_PER_USER)
 
     @contextmanager
     def pinned(self, match_id: int) -> Iterator[Round]:
@@ -352,6 +356,23 @@ class Rounds:
                     idle = (k for k, r in self._rounds.items() if r._pins == 0)
                     for old in list(itertools.islice(idle, len(self._rounds) - self.keep)):
                         del self._rounds[old]
+
+    @contextmanager
+    def _acting(self, user: User, match_id: int) -> Iterator[Round]:
+        """The match's round for a person's act; Busy when ACTS_PER_USER of theirs are under way."""
+        with self._mutex:
+            if self._acts.get(user.id, 0) >= ACTS_PER_USER:
+                raise Busy(f"you have {ACTS_PER_USER} requests under way; nothing was changed: try again "
+                           "in a moment")
+            self._acts[user.id] = self._acts.get(user.id, 0) + 1
+        try:
+            with self.pinned(match_id) as rnd:
+                yield rnd
+        finally:
+            with self._mutex:
+                self._acts[user.id] -= 1
+                if not self._acts[user.id]:
+                    del self._acts[user.id]
 
     @contextmanager
     def held(self, match_id: int) -> Iterator[Round]:
@@ -375,19 +396,19 @@ class Rounds:
             return self.parts.views.earlier(rnd.load(), ply, user)
 
     def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.play(user, ply, move)
 
     def resign(self, user: User, match_id: int) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.resign(user)
 
     def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.draw(user, action)
 
     def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.takeback(user, action)
 
     def end_overdue(self) -> int:
