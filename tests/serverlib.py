@@ -73,7 +73,9 @@ class Server:
              "--log-level", "warning", *FAST, *self.args],
             env=self.env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
-        deadline = time.monotonic() + 60
+        # (a server starts in a few seconds; on a machine shared by many test runs, load average
+        # 40 on 2 cores, it took 135 s, main's as well as this one)
+        deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"nomv serve ended with {self.process.returncode}:\n{self.output()}")

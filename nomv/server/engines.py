@@ -63,6 +63,14 @@ LANE_PATIENCE = 2.0
 #: The most work waiting for (or done by) the scripts of all games at once: fewer than the
 #: framework's 40 request threads, so that some are always left for the rest of the server.
 WAITING_IN_ALL = 30
+#: The name of the framework's request threads (anyio's): only they are refused work, as they
+#: are what a flood takes.  The server's own threads (computer players, the clock, jobs) wait
+#: their turn: a computer's move refused would leave its match stuck.
+REQUEST_THREAD = "AnyIO worker thread"
+
+
+def on_request_thread() -> bool:
+    return threading.current_thread().name == REQUEST_THREAD
 
 
 def with_layout(scene: dict) -> dict:
@@ -239,7 +247,7 @@ class _Loaded:
         ticket = next(self._tickets)
         with self._queued_lock:
             queued = self._queued[lane]
-            if queued and time.monotonic() - min(queued.values()) > LANE_PATIENCE:
+            if queued and on_request_thread() and time.monotonic() - min(queued.values()) > LANE_PATIENCE:
                 raise Busy(f"the game {self.script.path} has more requests waiting than it can serve "
                            "(its script is slow); nothing was changed: try again in a moment")
             queued[ticket] = time.monotonic()
@@ -486,7 +494,7 @@ class Engines:
         is done again on the fresh process; a script that crashes a worker process is moved to
         a process of its own (it would stop other games' again)."""
         with self._lock:
-            if self._waiting >= WAITING_IN_ALL:
+            if self._waiting >= WAITING_IN_ALL and on_request_thread():
                 raise Busy("the server has too many requests waiting for games' scripts; nothing was "
                            "changed: try again in a moment")
             self._waiting += 1
