@@ -553,19 +553,34 @@ def cmd_serve(args) -> int:
                  "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
                  "session_days", "log_level", "workers", "forwarded_allow_ips", "header_timeout",
-                 "body_timeout", "max_waiting"):
+                 "body_timeout", "max_waiting", "jobs", "job_seconds", "max_record_moves",
+                 "imports_per_hour", "registrations_per_hour", "hashes", "max_matches",
+                 "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
+    for option, name, unit in (("--cache-mb", "cache_bytes", 2**20), ("--max-look-kb", "max_look_bytes", 1024),
+                               ("--worker-memory-mb", "worker_memory", 2**20)):
+        value = getattr(args, option[2:].replace("-", "_"))
+        if value is not None:
+            if not value >= 0:
+                raise UsageError(f"{option} must not be negative")
+            setattr(settings, name, int(value * unit))
     for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers",
-                 "max_waiting"):
+                 "max_waiting", "jobs", "max_record_moves", "imports_per_hour", "registrations_per_hour",
+                 "hashes", "max_matches", "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    if settings.worker_memory and settings.worker_memory < settings.memory_limit:
+        raise UsageError(f"--worker-memory-mb ({settings.worker_memory / 2**20:g}) must be at least the memory "
+                         f"of one game (--memory-mb, {settings.memory_limit / 2**20:g}), or 0 for no budget")
     if settings.workers > 1 and settings.backend != "postgresql":
         raise UsageError("--workers needs PostgreSQL (--db postgresql://...): SQLite cannot carry the live "
                          "pushes between processes")
     for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days", "header_timeout",
-                 "body_timeout"):
+                 "body_timeout", "job_seconds"):
         if not getattr(settings, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
     if args.max_script_kb is not None:
@@ -839,6 +854,33 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "an upload (default 10)")
     p.add_argument("--quick-check", action="store_true", help="check uploads with their default "
                    "options and variants only, not each option's extremes")
+    p.add_argument("--job-seconds", type=float, metavar="S", help="CPU seconds an upload's check or a "
+                   "record's replay may use (default 60; over it, it is refused)")
+    p.add_argument("--jobs", type=int, metavar="N", help="checks and replays run at once by this "
+                   "process (default 1; each user has one at a time)")
+    p.add_argument("--max-record-moves", type=int, metavar="N", help="most moves of a record continued "
+                   "online (default 2000)")
+    p.add_argument("--imports-per-hour", type=int, metavar="N", help="records a user may continue an "
+                   "hour (default 30)")
+    p.add_argument("--registrations-per-hour", type=int, metavar="N", help="accounts made from one "
+                   "address an hour (default 20)")
+    p.add_argument("--hashes", type=int, metavar="N", help="passwords hashed at once (argon2: its "
+                   "memory each; default 2); others wait their turn")
+    p.add_argument("--max-matches", type=int, metavar="N", help="matches a user may have created that "
+                   "wait for players or run (default 100)")
+    p.add_argument("--cache-mb", type=float, metavar="MB", help="memory of the server process for the "
+                   "positions and looks it keeps (default 256)")
+    p.add_argument("--max-look-kb", type=float, metavar="KB", help="largest view of a position sent to "
+                   "a player (default 1024; a bigger one is shown as the script's error)")
+    p.add_argument("--worker-memory-mb", type=float, metavar="MB", help="Lua memory of all the games of "
+                   "one worker process together (default 2048; over it, the scripts least recently "
+                   "used are unloaded; 0: no budget)")
+    p.add_argument("--watchers-per-match", type=int, metavar="N", help="WebSockets open on one match by "
+                   "others than its players, per process (default 200)")
+    p.add_argument("--anonymous-sockets-per-address", type=int, metavar="N", help="WebSockets without a "
+                   "login from one address, per process (default 20)")
+    p.add_argument("--sockets-per-user", type=int, metavar="N", help="WebSockets of one logged-in user, "
+                   "per process (default 50)")
     p.add_argument("--min-time-per-move", type=float, metavar="S", help="the shortest time per move a "
                    "match may ask for, in seconds (default 60)")
     p.add_argument("--clock-interval", type=float, metavar="S", help="how often to look for players "

@@ -762,6 +762,12 @@ class Position:
         else:
             self._redo.clear()
 
+    def forget_answers(self) -> None:
+        """Drops what the position remembers of its script's answers (asked again when needed):
+        a server keeping many positions drops those of one whose answers are too large to keep."""
+        self._cache = {}
+        self._earlier_memo.clear()
+
     def undo(self) -> Move:
         """Takes back the last move and returns it."""
         if not self._history:

@@ -101,6 +101,10 @@ class HostRuntime:
         self.call("set_limit", self.limits.time, slowdown())
         self.description = json.loads(self.call("load", source, path))
 
+    def memory_used(self) -> int:
+        """Bytes of Lua memory the runtime holds now (what its memory limit counts)."""
+        return int(self._lua.get_memory_used() or 0)
+
     def is_handle(self, value: Any) -> bool:
         """Whether a raw value is a state handle (a Lua table of this runtime)."""
         return isinstance(value, self._table_type)

@@ -503,6 +503,18 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
             record = json.loads(nomv.Record.from_position(pos).to_text())
         return {"record": record, "seats": [alice.name, bob.name]}
 
+    job = None
+
+    def a_job() -> int:
+        """A job of alice's: an upload answered at once (202), before its check ends."""
+        nonlocal job
+        if job is None:
+            r = alice.http.post("/api/scripts?wait=0", json={"source": f"return {{ -- {name('j')}"})
+            assert r.status_code == 202 and r.headers["location"] == f"/api/jobs/{r.json()['id']}", r.text
+            described.check_answer("POST", "/api/scripts", r)
+            job = r.json()["id"]
+        return job
+
     # (method, path or a function giving it, body or a function, {caller: status})
     # A route that changes a match is tried by the other callers first, then by its participant.
     table = [
@@ -542,6 +554,7 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("GET", lambda: f"/api/invites/{invite()}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("POST", lambda: f"/api/invites/{invite()}", None, {ANON: 401, PLAYER: 409, OTHER: 200}),
         ("POST", "/api/records", a_record, {ANON: 401, PLAYER: 201, OTHER: 201}),   # a challenge: the seats accept it
+        ("GET", lambda: f"/api/jobs/{a_job()}", None, {ANON: 401, OTHER: 404, PLAYER: 200}),
         ("GET", lambda: f"/api/matches/{fresh()}/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
         ("POST", "/api/logout", None, {ANON: 200}),
     ]
@@ -602,5 +615,5 @@ def test_a_body_over_the_limit_is_refused_without_being_read_whole(sqlite_server
             sent += len(piece)
             yield piece
     r = alice.http.post("/api/scripts", content=chunks(), headers={"Content-Type": "application/json"})
-    assert r.status_code == 413 and "over 17 MB" in r.json()["message"]
+    assert r.status_code == 413 and "over 2 MB" in r.json()["message"]
     assert httpx.get(sqlite_server.url + "/api/health").status_code == 200

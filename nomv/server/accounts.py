@@ -20,6 +20,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from . import names
 from .errors import Conflict, Invalid, TooMany, Unauthorized
 from .live import SessionsEnded
+from .quotas import Quotas
 from .store import Store, login_failures, now, sessions, users
 
 #: A name is what people call themselves, in any script: 2 to 40 characters, no slash (uploaded
@@ -90,20 +91,29 @@ def token_hash(token: str) -> str:
 
 class Accounts:
     def __init__(self, store: Store, session_days: float = 30, memory_cost: int = 65536,
-                 time_cost: int = 3):
+                 time_cost: int = 3, quotas: Quotas | None = None, registrations_per_hour: int = 10):
         self.store = store
         self.session_seconds = session_days * 86400
         self.hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=1)
         #: Told of sessions that ended, once that is committed (the services make it
         #: LiveHub.end_sessions: every process closes their sockets and forgets them).
         self.on_sessions_ended: Callable[[SessionsEnded], None] = lambda ended: None
+        self.quotas = quotas
+        self.registrations_per_hour = registrations_per_hour
 
     @staticmethod
     def _user(row) -> User:
         return User(row.id, row.name, row.email, row.notify)
 
-    def register(self, name: object, password: object, email: object = None) -> User:
+    def register(self, name: object, password: object, email: object = None, address: str | None = None) -> User:
+        """A new account; at most registrations_per_hour from one ``address`` (counted in the
+        database, so across restarts and processes), each counted once the request is valid."""
         name, password, email = check_name(name), check_password(password), check_email(email)
+        if self.by_name(name) is not None:
+            raise Conflict(f"the name {name!r} is taken (names are unique ignoring case)")
+        if address and self.quotas is not None:
+            self.quotas.take(f"register:{address[:100]}", self.registrations_per_hour, 3600,
+                             "accounts made from your address an hour")
         hashed = self.hasher.hash(password)
         try:
             with self.store.write() as db:

@@ -91,6 +91,7 @@ matches = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Index("ix_matches_status_deadline", "status", "deadline"),
+    Index("ix_matches_created_by_status", "created_by", "status"),   # a player's quota of matches
 )
 
 seats = Table(
@@ -151,6 +152,42 @@ login_failures = Table(
     Column("key", String(120), nullable=False),
     Column("at", Float, nullable=False),
     Index("ix_login_failures_key_at", "key", "at"),
+)
+
+
+# Long work of a user's (the check of an uploaded script, the replay of an imported record),
+# done off the request threads by a job runner of any server process (nomv/server/jobs.py).  A
+# user has at most one job unfinished (the partial unique index), so the database settles two
+# submissions at once; the runner that holds a job renews ``lease_until`` while it works, and
+# another process takes over a job whose lease ran out (its process died).
+jobs = Table(
+    "jobs", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),         # upload, import
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("state", String(16), nullable=False),        # queued, running, done, failed
+    Column("payload", JSON, nullable=False),            # what the work needs (emptied once ended)
+    Column("status", Integer, nullable=True),           # the HTTP status of its answer, once ended
+    Column("result", JSON, nullable=True),              # that answer (or the error's)
+    Column("holder", String(100), nullable=True),       # the process running it
+    Column("lease_until", Float, nullable=True),
+    Column("attempts", Integer, nullable=False),        # runs started (a process died under it)
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=True),
+    Index("uq_jobs_user_id_unfinished", "user_id", unique=True,
+          sqlite_where=sa.text("finished_at IS NULL"), postgresql_where=sa.text("finished_at IS NULL")),
+    Index("ix_jobs_state_created_at", "state", "created_at"),
+)
+
+# Events counted against a quota over a sliding window, by key ("register:<address>"): the
+# database's, so that a restart or another process does not forget them (nomv/server/quotas.py).
+quota_events = Table(
+    "quota_events", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(120), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_quota_events_key_at", "key", "at"),
 )
 
 

@@ -32,10 +32,15 @@ ERROR_TEXT = {
     422: "the request is invalid: a bad field, an illegal move (with the game's reason), a "
          "refused script (with the checker's `diagnostics`)",
     426: "a WebSocket: connect with ws:// (or wss://)",
-    429: "too many: uploads this hour, or failed logins and password changes (per name from an address, and per address)",
+    429: "too many: uploads, record imports or accounts made this hour, failed logins and password "
+         "changes (per name from an address, and per address), a job of yours under way (`job`), "
+         "matches waiting or running (the answer's Retry-After says when to try again, where it "
+         "is known)",
     500: "the server failed (a bug: the log says where)",
     502: "the game's script failed (an error, or a time or memory limit)",
-    503: "the database cannot be reached or refused the change: nothing was changed, try again",
+    503: "the database cannot be reached or refused the change, or the server is busy (too many "
+         "passwords to check, a game with too many requests waiting): nothing was changed, try "
+         "again (Retry-After)",
 }
 
 #: What any request may be answered: malformed (422), the database away (503), the server's own

@@ -37,7 +37,9 @@ DESCRIPTION = (
     "(a move, a takeback, a draw offer, the end...), each built for you as `GET /api/matches/{id}` "
     "would answer (`events` names what happened). Send `ping` to get `pong`. A socket opened with a "
     "session is closed (1008) when that session ends (a logout, a password change). Prefer the header "
-    "to `?token=`: addresses end up in logs (nomv hides the token in its own). Over plain HTTP: 426.")
+    "to `?token=`: addresses end up in logs (nomv hides the token in its own). Over plain HTTP: 426. "
+    "A socket over the limits (watchers of one match, anonymous sockets of one address, a user's "
+    "sockets) is closed at once with code 1013 (try again later) and a reason saying which.")
 
 
 @router.get("/matches/{match_id}/live", status_code=101, summary="WebSocket: live changes of a match",
@@ -66,12 +68,19 @@ async def live(websocket: WebSocket, match_id: int) -> None:
     except ApiError as exc:
         await websocket.close(code=1008, reason=exc.message[:120])
         return
+    address = websocket.client.host if websocket.client else None
+    ticket = s.sockets.admit(match_id, current.id if current else None, address, player=bool(first["you"]))
     await websocket.accept()
+    if isinstance(ticket, str):
+        # (accepted first, so that a page sees the code: 1013, try again later)
+        await websocket.close(code=1013, reason=ticket[:120])
+        return
     sub = s.live.subscribe(match_id, current.id if current else None, token_hash(token) if current and token else None)
     ended = "this session has ended: log in again"
     if current is not None and await run_in_threadpool(s.accounts.session_user, token) is None:
         # (it ended between the first look and the subscription: its event came too early)
         s.live.unsubscribe(sub)
+        s.sockets.release(ticket)
         await websocket.close(code=1008, reason=ended)
         return
 
@@ -123,3 +132,4 @@ async def live(websocket: WebSocket, match_id: int) -> None:
         if waiter is not None:
             waiter.cancel()
         s.live.unsubscribe(sub)
+        s.sockets.release(ticket)

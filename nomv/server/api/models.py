@@ -437,6 +437,7 @@ class Health(Answer):
     version: str
     database: Literal["sqlite", "postgresql"]
     cached_positions: int
+    cached_bytes: int = Field(description="about the memory of what is kept of matches (views of positions and looks)")
     live_connections: int
 
 
@@ -453,6 +454,32 @@ class Error(Answer):
     hook: str | None = Field(None, description="a script that failed: in which of its hooks")
     line: int | None = Field(None, description="a script that failed: at which line")
     kind: str | None = Field(None, description="a script that failed: how (error, time, memory)")
+    job: int | None = Field(None, description="too many: your job under way (GET /api/jobs/{id})")
+
+
+# -- jobs --------------------------------------------------------------------------------------------
+
+class JobLinks(Answer):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    self_: str = Field(alias="self", description="this job: GET it (with ?wait=S to wait for its end)")
+    game: str | None = Field(None, description="an upload accepted: the new game")
+    match: str | None = Field(None, description="a record continued: the new match")
+
+
+class JobOut(Answer):
+    """Long work of a request (an upload's check, a record's replay), done in the background:
+    follow it at `links.self` until `state` is `done` or `failed`."""
+    id: int
+    kind: Literal["upload", "import"]
+    state: Literal["queued", "running", "done", "failed"]
+    ahead: int | None = Field(description="while queued: the jobs queued before it (every user's)")
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    status: int | None = Field(description="once ended: the HTTP status of its answer (201, 422, ...)")
+    result: Uploaded | Created | None = Field(description="done: the answer (an upload: Uploaded; a record: Created)")
+    error: Error | None = Field(description="failed: the error answer (a refused script: its `diagnostics`)")
+    links: JobLinks
 
 
 class RecordFile(BaseModel):

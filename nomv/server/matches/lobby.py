@@ -9,17 +9,17 @@ change of a match, and checks the version it read.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from ..accounts import Accounts, User
 from ..catalogue import Catalogue, Entry
 from ..engines import Engines
-from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from ..settings import Settings
 from ..store import now
 from .clock import deadline, time_per_move
 from .notify import Notifier
-from .repository import RUNNING, WAITING, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
+from .repository import RUNNING, WAITING, Changes, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
 from .round import Rounds
 from .seating import parse_seats
 
@@ -61,9 +61,11 @@ class Lobby:
 
     def open(self, user: User, entry: Entry, options: dict[str, Any], variant: str | None, players: int,
              seed: int, match_seats: list[SeatRow], to_move: int | None, tpm: float | str | None,
-             rated: bool | None, played: list[MoveRow]) -> dict[str, Any]:
+             rated: bool | None, played: list[MoveRow],
+             within: Callable[[Changes, dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """Stores a new match (from its first position, or from the moves ``played`` of a
-        continued record); it starts at once when no seat waits for anyone."""
+        continued record); it starts at once when no seat waits for anyone.  ``within(w,
+        answer)`` runs in the transaction that stores it (a job ends there)."""
         seconds = time_per_move(tpm, self.settings.min_time_per_move)
         computers = any(s.kind == "computer" for s in match_seats)
         if rated and computers:
@@ -84,12 +86,19 @@ class Lobby:
                        deadline=deadline(match_seats, to_move, seconds) if active else None,
                        invite=invite, created_by=user.id)
         with self.tables.change() as w:
+            # (each match costs memory while it runs: its position, what its viewers are shown)
+            if w.open_matches_of(user.id) >= self.settings.max_matches:
+                raise TooMany(f"you have {self.settings.max_matches} matches waiting for players or running, "
+                              "the most this server keeps for one player: finish or cancel some first")
             match_id = w.insert(new, match_seats, played, now())
+            answer = {"id": match_id, "status": new.status, "invite": invite}
+            if within is not None:
+                within(w, answer)
         if active:
             m = self.tables.load(match_id)
             assert m is not None, "just stored"
             self.notifier.changed(m, "start", acting=user)
-        return {"id": match_id, "status": new.status, "invite": invite}
+        return answer
 
     # -- invitations and challenges ----------------------------------------------------------------
 

@@ -279,12 +279,12 @@ class MatchTables:
             return [row.id for row in db.execute(sa.select(matches.c.id).where(
                 matches.c.status == RUNNING, matches.c.deadline.is_not(None), matches.c.deadline < t))]
 
-    def computer_turns(self) -> list[int]:
-        """Running matches whose seat to move is a computer player's."""
+    def computer_turns(self) -> list[tuple[int, int | None]]:
+        """Running matches whose seat to move is a computer player's: (id, who created it)."""
         with self.store.read() as db:
-            return [row.id for row in db.execute(
-                sa.select(matches.c.id).join(seats, sa.and_(seats.c.match_id == matches.c.id,
-                                                            seats.c.seat == matches.c.to_move))
+            return [(row.id, row.created_by) for row in db.execute(
+                sa.select(matches.c.id, matches.c.created_by)
+                .join(seats, sa.and_(seats.c.match_id == matches.c.id, seats.c.seat == matches.c.to_move))
                 .where(matches.c.status == RUNNING, seats.c.kind == "computer"))]
 
     @contextmanager
@@ -305,6 +305,14 @@ class Changes:
     def __init__(self, db: sa.Connection):
         #: The transaction's connection, for the writes of other tables in it (ratings).
         self.db = db
+
+    def open_matches_of(self, user_id: int) -> int:
+        """How many matches the user created that wait for players or run; on PostgreSQL, the
+        user's other such counts wait for this transaction (a quota counted then raised by one)."""
+        if self.db.dialect.name == "postgresql":
+            self.db.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": (1 << 40) + user_id})
+        return int(self.db.execute(sa.select(sa.func.count()).select_from(matches).where(
+            matches.c.created_by == user_id, matches.c.status.in_((WAITING, RUNNING)))).scalar_one())
 
     def insert(self, new: NewMatch, match_seats: list[SeatRow], played: list[MoveRow], t: float) -> int:
         """A new match with its seats and the moves it starts from (a continued record): its id."""

@@ -27,13 +27,20 @@ from typing import Any, Iterator, Literal
 from .. import ratings
 from ..accounts import User
 from ..engines import Engines
-from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
+from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
 from .clock import deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
 from .seating import seat_names
 from .views import Views
+
+#: People's acts (moves, resignations, offers) under way at once in this process, on one match
+#: (holding or waiting for its lock) and by one user: each holds a request thread (the framework
+#: has 40), and one user's flood of moves typed for a slow script held them all.  Over either,
+#: 503 (try again).  (Room for a bot's burst: twenty moves at one ply over two processes.)
+WAITING_PER_MATCH = 12
+ACTS_PER_USER = 12
 
 log = logging.getLogger("nomv.server")
 
@@ -61,6 +68,25 @@ class Round:
         self.failure: str | None = None
         self._parts = parts
         self._pins = 0          # requests and searches using the round now (see Rounds)
+        self._waiting = 0       # people's acts holding or waiting for the lock (WAITING_PER_MATCH)
+        self._counting = threading.Lock()
+
+    @contextmanager
+    def _acting(self) -> Iterator[None]:
+        """The lock, for a person's act; Busy when WAITING_PER_MATCH acts hold or wait for it
+        already (each holds a request thread: a flood of one match's moves, each a slow call
+        into its script, held them all)."""
+        with self._counting:
+            if self._waiting >= WAITING_PER_MATCH:
+                raise Busy(f"match {self.id} has {self._waiting} requests under way; nothing was changed: "
+                           "try again in a moment")
+            self._waiting += 1
+        try:
+            with self.lock:
+                yield
+        finally:
+            with self._counting:
+                self._waiting -= 1
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -95,7 +121,7 @@ class Round:
 
     def play(self, user: User, ply: int, move: list[str] | str) -> dict[str, Any]:
         """A person's move, given the ply of the position they saw (pbmserv's move#)."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             if m.row.overdue(now()):
                 self.end_if_overdue()
@@ -168,7 +194,7 @@ class Round:
 
     def resign(self, user: User) -> dict[str, Any]:
         """The user loses; with more than two players, the others share the win."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             seat = m.row.to_move if m.row.to_move in mine else mine[0]
@@ -236,7 +262,7 @@ class Round:
 
     def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
         """Drawn when every player has offered or accepted; computer players decline at once."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             offer = list(m.row.draw_offer or [])
@@ -261,7 +287,7 @@ class Round:
     def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
         """``ask`` takes back the user's last move and every move after it once the others
         accept (computer players do, unless it would show the future: _computers_agree)."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             request = m.row.takeback
@@ -338,6 +364,7 @@ class Rounds:
         self.keep = max(1, keep)
         self._mutex = threading.Lock()
         self._rounds: OrderedDict[int, Round] = OrderedDict()
+        self._acts: dict[int, int] = {}      # user id -> acts under way (ACTS_PER_USER)
 
     @contextmanager
     def pinned(self, match_id: int) -> Iterator[Round]:
@@ -357,6 +384,23 @@ class Rounds:
                     idle = (k for k, r in self._rounds.items() if r._pins == 0)
                     for old in list(itertools.islice(idle, len(self._rounds) - self.keep)):
                         del self._rounds[old]
+
+    @contextmanager
+    def _acting(self, user: User, match_id: int) -> Iterator[Round]:
+        """The match's round for a person's act; Busy when ACTS_PER_USER of theirs are under way."""
+        with self._mutex:
+            if self._acts.get(user.id, 0) >= ACTS_PER_USER:
+                raise Busy(f"you have {ACTS_PER_USER} requests under way; nothing was changed: try again "
+                           "in a moment")
+            self._acts[user.id] = self._acts.get(user.id, 0) + 1
+        try:
+            with self.pinned(match_id) as rnd:
+                yield rnd
+        finally:
+            with self._mutex:
+                self._acts[user.id] -= 1
+                if not self._acts[user.id]:
+                    del self._acts[user.id]
 
     @contextmanager
     def held(self, match_id: int) -> Iterator[Round]:
@@ -380,19 +424,19 @@ class Rounds:
             return self.parts.views.earlier(rnd.load(), ply, user)
 
     def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.play(user, ply, move)
 
     def resign(self, user: User, match_id: int) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.resign(user)
 
     def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.draw(user, action)
 
     def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.takeback(user, action)
 
     def end_overdue(self) -> int:
