@@ -13,7 +13,6 @@ another's wait for one search at most, not a dozen.
 from __future__ import annotations
 
 import logging
-import queue
 import secrets
 import threading
 from collections import OrderedDict, deque

@@ -76,7 +76,8 @@ class Uploads:
         source, author = job.payload["source"], job.payload["author"]
         try:
             report, _used = run_check(source, playouts=self.settings.check_playouts,
-                                      fast_games=self.settings.check_fast_games, extremes=self.settings.check_extremes, limits=self.settings.limits,
+                                      fast_games=self.settings.check_fast_games,
+                                      extremes=self.settings.check_extremes, limits=self.settings.limits,
                                       budget=self.settings.job_seconds, stop=running.stop)
         except CheckStopped as exc:
             if running.stop.is_set():
