@@ -26,6 +26,7 @@ from . import catalog
 from .engine import Call, Engine, LuaEngine, State
 from .runtime import PREVIOUS
 from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError, StaleStateError
+from .languages import is_text, localized
 from .limits import Limits
 from .scriptlines import Lines
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
@@ -225,7 +226,9 @@ class Game:
             raise ScriptError("the game table needs a name (a string such as name = \"trinim\")", path)
         self.name: str = name
         title, info = d.get("title"), d.get("info")
-        self.title: str = title if isinstance(title, str) else name
+        #: The title as the script gives it: a text, or a table of languages (nomv.languages).
+        self.title_text: Any = title if is_text(title) else name
+        self.title: str = localized(title, "en", name)
         self.info: dict[str, Any] = info if isinstance(info, dict) else {}
         self.players = PlayerSpec.from_script(d.get("players"), path)
         raw_options = d.get("options") or {}

@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..boardmarks import board_items, last_move_marks
+from ..play.marks import board_items, last_move_marks
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits

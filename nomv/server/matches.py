@@ -27,7 +27,7 @@ from typing import Any, Callable, ContextManager, Iterator
 import sqlalchemy as sa
 
 from ..ai.agents import LEVELS, AgentSpecError, MctsAgent, make_agent
-from ..boardmarks import move_buttons
+from ..play.marks import move_buttons
 from ..errors import RecordError
 from ..game import Move
 from ..record import Record

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from .languages import localized
+from ..languages import localized
 
 Box = tuple[float, float, float, float]
 
