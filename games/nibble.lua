@@ -360,21 +360,30 @@ return {
   info = {
     author = "Jared McComb",
     source = "BGA and nestorgames editions; rules in docs/games/nibble.md",
-    rules = "Take one or more blocks of one colour. A block may be taken when two of its sides "
-         .. "meeting at a corner are exposed (hexagonal board: three sides in a row), and the "
-         .. "blocks left must stay in one group. Win at once by holding every block of a colour, "
-         .. "or 7 (13 colours: 10) of each of three neighbouring colours on the colour line. "
-         .. "Otherwise, when the board is empty, whoever holds 5 (7) or more blocks in 5 (7) or "
-         .. "more colours wins.",
+    rules = {en = "Take one or more blocks of one colour. A block may be taken when two of its sides "
+                  .. "meeting at a corner are exposed (hexagonal board: three sides in a row), and the "
+                  .. "blocks left must stay in one group. Win at once by holding every block of a "
+                  .. "colour, or 7 (13 colours: 10) of each of three neighbouring colours on the colour "
+                  .. "line. Otherwise, when the board is empty, whoever holds 5 (7) or more blocks in 5 "
+                  .. "(7) or more colours wins.",
+             it = "Prendi uno o più blocchi di un colore. Un blocco si può prendere quando due suoi "
+                  .. "lati che si incontrano in un angolo sono scoperti (scacchiera esagonale: tre lati "
+                  .. "di fila), e i blocchi rimasti devono restare in un solo gruppo. Vinci subito se "
+                  .. "hai tutti i blocchi di un colore, o 7 (13 colori: 10) di ciascuno di tre colori "
+                  .. "vicini sulla linea dei colori. Altrimenti, quando la scacchiera è vuota, vince chi "
+                  .. "ha 5 (7) o più blocchi in 5 (7) o più colori."},
   },
   players = {min = 2, max = 2, names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"}},
              colours = {"#202020", "#f4f4f4"}},
   options = {
-    colours = {default = 9, choices = {9, 13}, order = 1, help = "number of colours (and blocks of each)"},
-    board = {default = "square", choices = {"square", "hex"}, order = 2,
-             help = "square (9x9 or 13x13) or hexagonal (side 8, 13 colours)"},
-    layout = {default = "", order = 3,
-              help = "the board instead of a random one: rows from the top rank down, colours 1-9 a-d, . empty"},
+    colours = {default = 9, choices = {9, 13}, order = 1, label = {en = "colours", it = "colori"},
+               help = {en = "number of colours (and blocks of each)", it = "numero di colori (e di blocchi per colore)"}},
+    board = {default = "square", choices = {"square", "hex"}, order = 2, label = {en = "board", it = "scacchiera"},
+             help = {en = "square (9x9 or 13x13) or hexagonal (side 8, 13 colours)",
+                     it = "quadrata (9x9 o 13x13) o esagonale (lato 8, 13 colori)"}},
+    layout = {default = "", order = 3, label = {en = "layout", it = "disposizione"},
+              help = {en = "the board instead of a random one: rows from the top rank down, colours 1-9 a-d, . empty",
+                      it = "la scacchiera invece di una a caso: righe dall'alto in basso, colori 1-9 a-d, . vuota"}},
   },
   variants = {["13 colours"] = {colours = 13}, hexagonal = {colours = 13, board = "hex"}},
 

@@ -194,21 +194,33 @@ return {
   info = {
     author = "nickobento",
     source = "rec.games.abstract, 21 April 2009; the tie found by Don Woods in the same thread",
-    rules = "Each turn, first move the red Nipple to an empty cell where the largest black and the "
-         .. "largest white group next to it differ in size (a colour not there counts 0); skip this "
-         .. "when no cell allows it. Then place a stone of your colour on any empty cell. When the "
-         .. "board is full, the larger group touching the Nipple wins; equal largest groups are "
-         .. "decided by the next ones, and full equality is a draw.",
+    rules = {en = "Each turn, first move the red Nipple to an empty cell where the largest black and "
+                  .. "the largest white group next to it differ in size (a colour not there counts 0); "
+                  .. "skip this when no cell allows it. Then place a stone of your colour on any empty "
+                  .. "cell. When the board is full, the larger group touching the Nipple wins; equal "
+                  .. "largest groups are decided by the next ones, and full equality is a draw.",
+             it = "A ogni turno, prima sposta il Nipple rosso su una cella vuota dove il più grande "
+                  .. "gruppo nero e il più grande gruppo bianco vicini hanno grandezze diverse (un "
+                  .. "colore assente conta 0); salta questo passo se nessuna cella lo permette. Poi "
+                  .. "metti una pietra del tuo colore su una cella vuota qualsiasi. A scacchiera piena "
+                  .. "vince il gruppo più grande che tocca il Nipple; gruppi più grandi uguali si "
+                  .. "decidono con i successivi, e la piena uguaglianza è patta."},
   },
   players = {min = 2, max = 2, names = {{en = NAME[1], it = NOME[1]}, {en = NAME[2], it = NOME[2]}},
              colours = FILL},
   options = {
-    size = {default = 5, min = 3, max = 8, order = 1, help = "side of the hexhex board"},
+    size = {default = 5, min = 3, max = 8, order = 1, label = {en = "size", it = "lato"},
+            help = {en = "side of the hexhex board", it = "lato della scacchiera esagonale"}},
     nipple_rule = {default = "zero", choices = {"zero", "both_present"}, order = 2,
-                   help = "zero: a colour not next to the cell counts 0; both_present: equal sizes "
-                       .. "forbid a cell only when both colours touch it"},
+                   label = {en = "Nipple rule", it = "regola del Nipple"},
+                   help = {en = "zero: a colour not next to the cell counts 0; both_present: equal sizes "
+                             .. "forbid a cell only when both colours touch it",
+                           it = "zero: un colore non vicino alla cella conta 0; both_present: grandezze uguali "
+                             .. "vietano una cella solo quando la toccano entrambi i colori"}},
     tiebreak = {default = "lexicographic", choices = {"lexicographic", "draw"}, order = 3,
-                help = "equal largest members: compare the next members, or call it a draw"},
+                label = {en = "tiebreak", it = "spareggio"},
+                help = {en = "equal largest members: compare the next members, or call it a draw",
+                        it = "gruppi più grandi uguali: confronta i successivi, o è patta"}},
   },
 
   -- Cells are numbered column by column, so the centre is the middle one.  Seven fields: the

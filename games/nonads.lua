@@ -746,12 +746,20 @@ return {
   info = {
     author = "Cameron Browne",
     source = "Cameron Browne's Nonads page (c) 2011; the rules as nomv plays them in docs/games/nonads.md",
-    rules = "Place your hand tile edge to edge with the tiles already played (any rotation), then "
-         .. "draw. You win when your placement makes a 3x3 block of cells, anywhere across the "
-         .. "tiles, that shows your target tile in some rotation. When the deck is out, a player "
-         .. "without a tile slides a placed tile (not the one just played) to a new place. "
-         .. "Advanced: making another player's target loses. Knownads: targets are secret, all "
-         .. "tiles are placed, and each 3x3 block showing your target scores a point.",
+    rules = {en = "Place your hand tile edge to edge with the tiles already played (any rotation), "
+                  .. "then draw. You win when your placement makes a 3x3 block of cells, anywhere across "
+                  .. "the tiles, that shows your target tile in some rotation. When the deck is out, a "
+                  .. "player without a tile slides a placed tile (not the one just played) to a new "
+                  .. "place. Advanced: making another player's target loses. Knownads: targets are "
+                  .. "secret, all tiles are placed, and each 3x3 block showing your target scores a "
+                  .. "point.",
+             it = "Metti la tessera che hai in mano lato a lato con quelle già giocate (in qualsiasi "
+                  .. "rotazione), poi pesca. Vinci quando la tua mossa forma un blocco 3x3 di celle, "
+                  .. "ovunque sulle tessere, che mostra la tua tessera obiettivo in qualche rotazione. "
+                  .. "Finito il mazzo, chi non ha tessere fa scivolare una tessera posata (non l'ultima "
+                  .. "giocata) in un nuovo posto. Avanzato: formare l'obiettivo di un altro fa perdere. "
+                  .. "Knownads: gli obiettivi sono segreti, si posano tutte le tessere, e ogni blocco "
+                  .. "3x3 che mostra il tuo obiettivo vale un punto."},
   },
   players = {min = 2, max = 4, default = 2,
              names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"},
@@ -759,15 +767,28 @@ return {
              colours = {"#d04040", "#3c78d8", "#40a050", "#c08020"}},
   options = {
     mode = {default = "basic", choices = {"basic", "advanced", "knownads"}, order = 1,
-            help = "advanced: making another's target loses; knownads: hidden targets, score points"},
-    rotation = {default = true, order = 2, help = "tiles may be turned when placed (T1)"},
+            label = {en = "mode", it = "modo"},
+            help = {en = "advanced: making another's target loses; knownads: hidden targets, score points",
+                    it = "advanced: formare l'obiettivo di un altro fa perdere; knownads: obiettivi nascosti, punti"}},
+    rotation = {default = true, order = 2, label = {en = "rotation", it = "rotazione"},
+                help = {en = "tiles may be turned when placed (T1)", it = "le tessere si possono girare quando si posano (T1)"}},
     slide_rule = {default = "open_side", choices = {"open_side", "clear_line"}, order = 3,
-                  help = "which tiles can be slid out in the tiebreaker (T7)"},
+                  label = {en = "slide rule", it = "regola dello scivolamento"},
+                  help = {en = "which tiles can be slid out in the tiebreaker (T7)",
+                          it = "quali tessere si possono far scivolare fuori nello spareggio (T7)"}},
     max_tiebreak_turns = {default = 60, min = 1, max = MAX_TIEBREAK, order = 4,
-                          help = "the game is a draw after this many tiebreaker moves (T9)"},
-    targets = {default = "", order = 5, help = "explicit set-up: the targets' tile numbers in player order, e.g. 12,30"},
-    hands = {default = "", order = 6, help = "explicit set-up: the hand tiles in player order"},
-    deck = {default = "", order = 7, help = "explicit set-up: the deck from the top down (may be short or empty)"},
+                          label = {en = "tiebreaker moves", it = "mosse di spareggio"},
+                          help = {en = "the game is a draw after this many tiebreaker moves (T9)",
+                                  it = "la partita è patta dopo tante mosse di spareggio (T9)"}},
+    targets = {default = "", order = 5, label = {en = "targets", it = "obiettivi"},
+               help = {en = "explicit set-up: the targets' tile numbers in player order, e.g. 12,30",
+                       it = "disposizione esplicita: i numeri delle tessere obiettivo nell'ordine dei giocatori, es. 12,30"}},
+    hands = {default = "", order = 6, label = {en = "hands", it = "mani"},
+             help = {en = "explicit set-up: the hand tiles in player order",
+                     it = "disposizione esplicita: le tessere in mano nell'ordine dei giocatori"}},
+    deck = {default = "", order = 7, label = {en = "deck", it = "mazzo"},
+            help = {en = "explicit set-up: the deck from the top down (may be short or empty)",
+                    it = "disposizione esplicita: il mazzo dall'alto in basso (può essere corto o vuoto)"}},
   },
   variants = {advanced = {mode = "advanced"}, knownads = {mode = "knownads"}},
 

@@ -93,20 +93,26 @@ return {
   info = {
     author = "Joan Josep",
     source = "pbmserv (Cameron Browne, 2005); the designer's proposal of March 2004",
-    rules = "Grab one piece, or a straight unbroken line of pieces of any colours, along any of "
-         .. "the three directions. When the board is empty, score a point for each colour of "
-         .. "which you hold an even number (none counts as even). Most points wins; a shared "
-         .. "best score is a draw.",
+    rules = {en = "Grab one piece, or a straight unbroken line of pieces of any colours, along any of "
+                  .. "the three directions. When the board is empty, score a point for each colour of "
+                  .. "which you hold an even number (none counts as even). Most points wins; a shared "
+                  .. "best score is a draw.",
+             it = "Prendi un pezzo, o una linea dritta e continua di pezzi di qualsiasi colore, in "
+                  .. "una delle tre direzioni. Quando la scacchiera è vuota, segna un punto per ogni "
+                  .. "colore di cui hai un numero pari di pezzi (nessuno conta come pari). Vince chi ha "
+                  .. "più punti; un miglior punteggio pari è patta."},
   },
   players = {min = 2, max = 3, default = 2,
              names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"},
                       {en = "Player 3", it = "Giocatore 3"}},
              colours = {"#202020", "#f4f4f4", "#a05ad0"}},
   options = {
-    size = {default = 5, choices = SIZES, order = 1,
-            help = "side of the triangle (its cell count must divide by 3)"},
-    layout = {default = "", order = 2,
-              help = "the board instead of a random fill, rows from the apex: b/bb/bgr/grgg/rbgrr"},
+    size = {default = 5, choices = SIZES, order = 1, label = {en = "size", it = "lato"},
+            help = {en = "side of the triangle (its cell count must divide by 3)",
+                    it = "lato del triangolo (il numero delle sue celle deve dividersi per 3)"}},
+    layout = {default = "", order = 2, label = {en = "layout", it = "disposizione"},
+              help = {en = "the board instead of a random fill, rows from the apex: b/bb/bgr/grgg/rbgrr",
+                      it = "la scacchiera invece di una a caso, righe dal vertice: b/bb/bgr/grgg/rbgrr"}},
   },
 
   -- check runs before setup, so a layout that cannot be read is refused with its reason.

@@ -357,6 +357,9 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
         out.board_bounds = _union(board_boxes)
         out.side_bounds = _union(side_boxes)
     out.edge = _edge_entries(edge_coordinates(scene))
+    if out.edge and _written_by_the_script(out.edge, out.texts):
+        out.edge = []           # the scene writes its own coordinates: nomv adds none, even on request
+        return out
     if out.edge:
         out.edge_reach = _n(0.45 * _edge_step(out.edge))
         out.edge_bounds = _around(out.board_bounds or out.bounds, out.edge, out.edge_reach)
@@ -472,6 +475,19 @@ def _edge_entries(labels: list[EdgeLabel] | None) -> list[dict[str, Any]]:
     for e in entries:
         e["size"] = size
     return entries
+
+
+def _written_by_the_script(edge: list[dict[str, Any]], texts: list[dict[str, Any]]) -> bool:
+    """Whether the scene's own texts already write most of these coordinates around the board
+    (Breakthrough and Hex draw their files and ranks): the same words within a cell of where
+    nomv would put them."""
+    step = _edge_step(edge)
+    near = 0
+    for e in edge:
+        if any(isinstance(t["text"], str) and t["text"] == e["text"] and
+               math.hypot(t["x"] - e["x"], t["y"] - e["y"]) <= 1.5 * step for t in texts):
+            near += 1
+    return 2 * near >= len(edge)
 
 
 def _edge_step(entries: list[dict[str, Any]]) -> float:
