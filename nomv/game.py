@@ -28,6 +28,8 @@ from .runtime import PREVIOUS
 from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError, StaleStateError
 from .languages import is_text, localized
 from .limits import Limits
+from .play.match import MatchView, Result, Seat
+from .play.wording import result_text
 from .scriptlines import Lines
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
 from .pool import EnginePool
@@ -104,22 +106,11 @@ class Outcome:
                    tuple(scores) if scores is not None else None, raw.get("reason"))
 
     def describe(self, players: PlayerSpec) -> str:
-        if self.winner is not None:
-            text = f"{players.name(self.winner)} wins"
-        elif self.lost:
-            text = f"{players.name(1)} loses" if len(self.ranks) == 1 else "everyone loses"
-        else:
-            best = [players.name(p + 1) for p, r in enumerate(self.ranks) if r == 1]
-            text = "draw" if len(best) == len(self.ranks) else "draw between " + ", ".join(best)
-        if self.scores is not None:
-            text += " (" + ", ".join(_num(s) for s in self.scores) + ")"
-        if self.reason:
-            text += f": {self.reason}"
-        return text
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
+        """The result in English, as records keep it: "Black wins (3, 1): reason" (worded by
+        nomv.play.wording, as every face words results)."""
+        seats = tuple(Seat(p, players.name_texts[p - 1] if p <= len(players.name_texts) else None)
+                      for p in range(1, len(self.ranks) + 1))
+        return result_text(MatchView(seats, result=Result(self.ranks, self.scores, self.reason)), "en")
 
 
 def seed_words(seed: int) -> list[int]:

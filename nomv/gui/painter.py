@@ -297,7 +297,7 @@ class Painter:
         out = [("undo", _("Undo"), table.can_undo(), False),
                ("redo", _("Redo"), table.pos.can_redo, False),
                ("done", _("Done"), live and inp.complete is not None, live and inp.complete is not None),
-               ("coords", _("Coordinates"), True, False),
+               ("coords", _("Coordinates"), self.coordinates_possible(table), False),
                ("new", _("New game"), True, False), ("restart", _("Restart"), True, False),
                ("save", _("Save"), True, False), ("open", _("Open"), True, False),
                ("rules", _("Rules"), True, False)]
@@ -371,6 +371,12 @@ class Painter:
         if seat.expects is not None and not match.over:
             return label, wording.expects(seat.expects, language())
         return label, ""
+
+    @staticmethod
+    def coordinates_possible(table: Table) -> bool:
+        """Whether the board has coordinates to show (not one that writes its own)."""
+        d = table.drawing()
+        return d is not None and bool(d.edge or d.cells)
 
     @staticmethod
     def coordinates_shown(table: Table, ui: Ui) -> bool:

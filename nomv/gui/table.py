@@ -212,9 +212,14 @@ class Table:
             return None
 
     def status(self) -> str | None:
-        """The script's status line of the position on screen (in the player's language)."""
+        """The script's status line of the position on screen (in the player's language): of an
+        earlier position while looking back; of the game while it runs (nomv.play.wording)."""
         scene = self.shown_scene()
-        return localized(scene.get("status")) if scene else None
+        if not scene:
+            return None
+        if self.browse is not None:
+            return localized(scene.get("status"))
+        return wording.status_line(self.match_view(), scene.get("status"), language())
 
     def drawing(self) -> Drawing | None:
         """What to draw for the position on screen (nomv.play.drawing): its scene, the marks of

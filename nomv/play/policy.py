@@ -18,6 +18,10 @@ from typing import Collection, Sequence
 
 from .match import ABORT, DRAW_AGREED, RESIGNED, TIMEOUT, Result
 
+#: The computer players every face offers, weakest first: (spec, level name).  A seat online is
+#: named by the level ("medium"), in the window by its spec ("mcts:1s").
+LEVELS = (("mcts:0.3s", "easy"), ("mcts:1s", "medium"), ("mcts:3s", "hard"), ("random", "random"))
+
 #: A computer player accepts a draw when it expects no more than this share of the points: it
 #: does not expect to win.
 DRAW_ACCEPTED_AT = 0.5

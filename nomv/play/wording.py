@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..ai.agents import LEVELS
 from ..languages import localized
 from ..options import OptionSpec
 from .match import (ABORT, ABORTED, CANCELLED, COMPUTER, DECLINED, DRAW_AGREED, OPEN, RESIGNED, RUNNING,
                     TIMEOUT, WAITING, MatchView, Result, Seat)
+from .policy import LEVELS
 from .words import translator
 
 #: The line's kinds: the reader's turn, another's turn, the end, waiting for players, a match
@@ -197,6 +197,13 @@ def result_text(match: MatchView, lang: str, result: Result | None = None) -> st
     elif result.reason:
         text += ": " + localized(result.reason, lang, str(result.reason))
     return text
+
+
+def status_line(match: MatchView, status: Any, lang: str) -> str:
+    """The script's status line of the position (a text or a table of languages) while the
+    match runs; nothing once it has ended, when the one line says how (a status written for a
+    running game would be stale after a resignation, and the result would read twice)."""
+    return "" if match.over else localized(status, lang)
 
 
 def offer_lines(match: MatchView, lang: str) -> list[str]:
