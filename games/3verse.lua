@@ -321,7 +321,9 @@ return {
   end,
 
   result = function(s)
-    if s.winner then return {winner = s.winner, reason = NAME[s.to_move] .. " has no path"} end
+    if s.winner then
+      return {winner = s.winner, reason = {en = NAME[s.to_move] .. " has no path", it = NAME[s.to_move] .. " non ha percorsi"}}
+    end
   end,
 
   notation = function(s, m)
@@ -360,8 +362,6 @@ return {
                            size = 0.3, fill = "#303030"}
     end
     items.bounds = {-0.6, 0, n, n + 0.6}
-    items.status = s.winner and {en = NAME[s.winner] .. " wins", it = "Vince " .. NAME[s.winner]}
-                   or {en = NAME[s.to_move] .. " to move", it = "Tocca a " .. NAME[s.to_move]}
     return items
   end,
 

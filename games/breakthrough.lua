@@ -67,9 +67,10 @@ local function entry_of(s, m, p, i)
   end
 end
 
-local WIN = {{winner = 1, reason = "reached rank 1"}, {winner = 2, reason = "reached rank 8"}}
-local WIPED = {{winner = 1, reason = "captured every White pawn"},
-               {winner = 2, reason = "captured every Black pawn"}}
+local WIN = {{winner = 1, reason = {en = "reached rank 1", it = "ha raggiunto la riga 1"}},
+             {winner = 2, reason = {en = "reached rank 8", it = "ha raggiunto la riga 8"}}}
+local WIPED = {{winner = 1, reason = {en = "captured every White pawn", it = "ha catturato tutti i pedoni bianchi"}},
+               {winner = 2, reason = {en = "captured every Black pawn", it = "ha catturato tutti i pedoni neri"}}}
 
 local function locate(s, m)
   if m.from then return m.from, m.to end

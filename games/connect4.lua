@@ -83,8 +83,9 @@ local MOVE = {}
 for c = 1, W do MOVE[c] = {LETTERS[c], col = c} end   -- col: play() need not look it up
 
 -- Results are shared the same way (the host only reads them).
-local WIN = {{winner = 1, reason = "four in a row"}, {winner = 2, reason = "four in a row"}}
-local DRAW = {draw = true, reason = "the board is full"}
+local IN_A_ROW = {en = "four in a row", it = "quattro in fila"}
+local WIN = {{winner = 1, reason = IN_A_ROW}, {winner = 2, reason = IN_A_ROW}}
+local DRAW = {draw = true, reason = {en = "the board is full", it = "la scacchiera è piena"}}
 
 local function height(s, c)
   return HEIGHT[floor((s[1] + s[2]) * COLUMN_SCALE[c]) % 64]

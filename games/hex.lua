@@ -35,8 +35,8 @@ local VALUE = {{1, 2, 3, 4}, {5, 6, 7, 8}}
 -- packed board from slot BOARD on.
 local TO_MOVE, WINNER, SIZE, BOARD = 1, 2, 3, 4
 
-local WIN = {{winner = 1, reason = "north joined to south"},
-             {winner = 2, reason = "west joined to east"}}
+local WIN = {{winner = 1, reason = {en = "north joined to south", it = "nord unito a sud"}},
+             {winner = 2, reason = {en = "west joined to east", it = "ovest unito a est"}}}
 
 -- Everything that depends only on the size, built once per size and shared by every state.
 --   L:        the packed layout of the board's cells 1..n (row by row from the top), plus a

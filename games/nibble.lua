@@ -348,12 +348,6 @@ local function status(s)
   return ("Player %d to move"):format(s.to_move)
 end
 
-local function stato(s)   -- the same in Italian
-  if s.winner then return ("Vince il giocatore %d: %s"):format(s.winner, s.reason) end
-  if s.left == 0 then return "Partita finita" end
-  return ("Tocca al giocatore %d"):format(s.to_move)
-end
-
 return {
   name = "nibble",
   title = "Nibble",
@@ -445,11 +439,14 @@ return {
     -- Instant wins: only the mover's count of colour c changed, so only it is looked at.
     if mine[c] >= C then
       new.winner, new.reason = p, ("all %d blocks of colour %s"):format(C, CODES:sub(c, c))
+      new.reason_it = ("tutti i %d blocchi del colore %s"):format(C, CODES:sub(c, c))
     end
     for a = math.max(1, c - 2), math.min(c, C - 2) do
       if not new.winner and mine[a] >= G.three and mine[a + 1] >= G.three and mine[a + 2] >= G.three then
         new.winner = p
         new.reason = ("%d or more blocks of each of colours %s, %s, %s"):format(G.three,
+          CODES:sub(a, a), CODES:sub(a + 1, a + 1), CODES:sub(a + 2, a + 2))
+        new.reason_it = ("%d o più blocchi di ciascuno dei colori %s, %s, %s"):format(G.three,
           CODES:sub(a, a), CODES:sub(a + 1, a + 1), CODES:sub(a + 2, a + 2))
       end
     end
@@ -457,7 +454,7 @@ return {
   end,
 
   result = function(s)
-    if s.winner then return {winner = s.winner, reason = s.reason} end
+    if s.winner then return {winner = s.winner, reason = {en = s.reason, it = s.reason_it}} end
     if s.left > 0 then return nil end
     local G, won = geometry(s.geo), {0, 0}
     for p = 1, 2 do
@@ -465,7 +462,8 @@ return {
         if s.held[p][c] >= G.major then won[p] = won[p] + 1 end
       end
     end
-    local reason = ("majority of majorities, %d colours to %d"):format(won[1], won[2])
+    local reason = {en = ("majority of majorities, %d colours to %d"):format(won[1], won[2]),
+                    it = ("maggioranza delle maggioranze, %d colori a %d"):format(won[1], won[2])}
     if (won[1] >= G.major) ~= (won[2] >= G.major) then
       return {winner = won[1] >= G.major and 1 or 2, reason = reason}
     end
@@ -508,7 +506,6 @@ return {
                              fill = "#303030", bold = n >= G.major}
       end
     end
-    items.status = {en = status(s), it = stato(s)}
     return items
   end,
 

@@ -142,20 +142,23 @@ local function decide(s, g)
   local scores = {b[1] or 0, w[1] or 0}
   if scores[1] ~= scores[2] then
     return {winner = scores[1] > scores[2] and 1 or 2, scores = scores,
-            reason = ("largest member %d against %d"):format(scores[1], scores[2])}
+            reason = {en = ("largest member %d against %d"):format(scores[1], scores[2]),
+                      it = ("membro più grande %d contro %d"):format(scores[1], scores[2])}}
   end
   local lists = ("largest members tie at %d; members %s against %s")
                 :format(scores[1], sizes_text(b), sizes_text(w))
+  local liste = ("membri più grandi pari a %d; membri %s contro %s")
+                :format(scores[1], (sizes_text(b):gsub("none", "nessuno")), (sizes_text(w):gsub("none", "nessuno")))
   if s.tiebreak == "lexicographic" then
     for k = 2, math.max(#b, #w) do
       local x, y = b[k] or 0, w[k] or 0
       if x ~= y then
-        return {winner = x > y and 1 or 2, scores = scores, reason = lists}
+        return {winner = x > y and 1 or 2, scores = scores, reason = {en = lists, it = liste}}
       end
     end
-    return {draw = true, scores = scores, reason = lists .. ": all equal"}
+    return {draw = true, scores = scores, reason = {en = lists .. ": all equal", it = liste .. ": tutti uguali"}}
   end
-  return {draw = true, scores = scores, reason = lists .. " (tiebreak draw)"}
+  return {draw = true, scores = scores, reason = {en = lists .. " (tiebreak draw)", it = liste .. " (spareggio: patta)"}}
 end
 
 -- A cell id typed by a player, or nil and why not (parse explains refusals; it never guesses).
@@ -302,13 +305,9 @@ return {
     end
     if s.empty > 0 then
       local stuck = select(2, destinations(s, g)) == 0
-      local skip = stuck and ": the Nipple cannot move, place a stone" or ""
-      local salta = stuck and ": il Nipple non può muoversi, metti una pietra" or ""
-      items.status = {en = NAME[s.to_move] .. " to move" .. skip, it = "Tocca a " .. NOME[s.to_move] .. salta}
-    else
-      local r = decide(s, g)
-      items.status = {en = (r.winner and (NAME[r.winner] .. " wins") or "Draw") .. ": " .. r.reason,
-                      it = (r.winner and ("Vince " .. NOME[r.winner]) or "Patta") .. ": " .. r.reason}
+      if stuck then
+        items.status = {en = "The Nipple cannot move: place a stone", it = "Il Nipple non può muoversi: metti una pietra"}
+      end
     end
     return items
   end,

@@ -489,6 +489,7 @@ local function play(s, m, rng)
       if remaining == 1 then
         ns.winner = last_one
         ns.reason = ("Player %d made Player %d's target"):format(p, ns.made_for)
+        ns.reason_it = ("il giocatore %d ha formato l'obiettivo del giocatore %d"):format(p, ns.made_for)
         ns.to_move = last_one
         return ns
       end
@@ -496,6 +497,7 @@ local function play(s, m, rng)
       ns.window = {found_x[own], found_y[own]}
       ns.winner = p
       ns.reason = ("Player %d made their target"):format(p)
+      ns.reason_it = ("il giocatore %d ha formato il suo obiettivo"):format(p)
       ns.to_move = p
       return ns
     end
@@ -521,6 +523,7 @@ local function play(s, m, rng)
     if ns.tiebreak_turns >= s.max_tiebreak_turns then
       ns.draw = true
       ns.reason = ("no winner after %d tiebreaker moves"):format(s.max_tiebreak_turns)
+      ns.reason_it = ("nessun vincitore dopo %d mosse di spareggio"):format(s.max_tiebreak_turns)
       return ns
     end
     local pk = position_key(slots, codes, nxt, key, hands, ns.deck)
@@ -535,6 +538,7 @@ local function play(s, m, rng)
     if seen >= 3 then
       ns.draw = true
       ns.reason = "the same position occurred three times"
+      ns.reason_it = "la stessa posizione si è ripetuta tre volte"
     end
   end
   return ns
@@ -561,9 +565,9 @@ end
 
 local function status(s)
   if s.winner then
-    return {en = "Player " .. s.winner .. " wins: " .. s.reason, it = "Vince il giocatore " .. s.winner .. ": " .. s.reason}
+    return {en = "Player " .. s.winner .. " wins: " .. s.reason, it = "Vince il giocatore " .. s.winner .. ": " .. s.reason_it}
   end
-  if s.draw then return {en = "Draw: " .. s.reason, it = "Patta: " .. s.reason} end
+  if s.draw then return {en = "Draw: " .. s.reason, it = "Patta: " .. s.reason_it} end
   if s.finished then return {en = "All tiles placed", it = "Tutte le tessere sono posate"} end
   local p = s.to_move
   if s.hands[p] == 0 and s.mode ~= "knownads" then
@@ -644,7 +648,7 @@ local function scene(s)
     items[#items + 1] = {shape = "text", x = px, y = y + 0.3, text = name, size = 0.6, align = "left",
                          bold = (not game_over(s)) and p == s.to_move, fill = "#303030"}
     local t = s.targets[p]
-    items[#items + 1] = {shape = "text", x = px, y = y + 1.3, text = {en = "target", it = "obiettivo"}, size = 0.45, align = "left", fill = "#606060"}
+    items[#items + 1] = {shape = "text", x = px, y = y + 1.3, text = {en = "target", it = "scopo"}, size = 0.45, align = "left", fill = "#606060"}
     if t and t > 0 then
       draw_tile(items, CANON[t], px + 1.5, y + 0.7, 1.8, 1)
       items[#items + 1] = {shape = "text", x = px + 2.4, y = y + 2.8, text = "#" .. t, size = 0.4, fill = "#606060"}
@@ -653,7 +657,7 @@ local function scene(s)
                            stroke = EDGE, width = 0.06, label = "?", label_colour = "#404040", layer = 1}
     end
     local h = s.hands[p]
-    items[#items + 1] = {shape = "text", x = px + 3.7, y = y + 1.3, text = {en = "hand", it = "in mano"}, size = 0.45, align = "left", fill = "#606060"}
+    items[#items + 1] = {shape = "text", x = px + 3.7, y = y + 1.3, text = {en = "hand", it = "mano"}, size = 0.45, align = "left", fill = "#606060"}
     if h ~= 0 then
       draw_tile(items, CANON[h], px + 5, y + 0.7, 1.8, 1)
       items[#items + 1] = {shape = "text", x = px + 5.9, y = y + 2.8, text = "#" .. h, size = 0.4, fill = "#606060"}
@@ -840,9 +844,12 @@ return {
   play = play,
 
   result = function(s)
-    if s.winner then return {winner = s.winner, reason = s.reason} end
-    if s.draw then return {draw = true, reason = s.reason} end
-    if s.finished then return {scores = s.scores, reason = "windows showing each player's target"} end
+    if s.winner then return {winner = s.winner, reason = {en = s.reason, it = s.reason_it}} end
+    if s.draw then return {draw = true, reason = {en = s.reason, it = s.reason_it}} end
+    if s.finished then
+      return {scores = s.scores, reason = {en = "windows showing each player's target",
+                                           it = "finestre che mostrano l'obiettivo di ogni giocatore"}}
+    end
     return nil
   end,
 

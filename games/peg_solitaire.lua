@@ -99,9 +99,9 @@ return {
     end
     local left = count_pegs(b)
     if left == 1 and (not s.centre or b[CENTRE] == 1) then
-      return {winner = 1, reason = "one peg left"}
+      return {winner = 1, reason = {en = "one peg left", it = "un solo piolo rimasto"}}
     end
-    return {ranks = {2}, reason = left .. " pegs left"}
+    return {ranks = {2}, reason = {en = left .. " pegs left", it = left .. " pioli rimasti"}}
   end,
 
   scene = function(s)

@@ -180,7 +180,8 @@ return {
 
   result = function(s)
     if s.left > 0 then return nil end
-    return {scores = scores(s), reason = "points for colours held in even numbers"}
+    return {scores = scores(s), reason = {en = "points for colours held in even numbers",
+                                          it = "punti per i colori tenuti in numero pari"}}
   end,
 
   scene = function(s)
@@ -192,27 +193,26 @@ return {
         items[#items + 1] = g:piece(i, FILL[c], {label = LETTER[c]:upper(), label_colour = "#ffffff"})
       end
     end
-    -- The score table, to the right of the triangle.
+    -- The score table, to the right of the triangle (room for "Giocatore 1" before the columns).
     local x0, y0 = g.x[g.index[string.char(64 + s.n) .. s.n]] + 2.5, 0
+    local COL = 2.8
     local sc = scores(s)
     for c = 1, 3 do
-      items[#items + 1] = {shape = "circle", x = x0 + 2 + 1.6 * c, y = y0, r = 0.45, fill = FILL[c],
+      items[#items + 1] = {shape = "circle", x = x0 + COL + 1.6 * c, y = y0, r = 0.45, fill = FILL[c],
                            label = LETTER[c]:upper(), label_colour = "#ffffff"}
     end
-    items[#items + 1] = {shape = "text", x = x0 + 9, y = y0, text = {en = "points", it = "punti"}, size = 0.6,
+    items[#items + 1] = {shape = "text", x = x0 + COL + 7, y = y0, text = {en = "points", it = "punti"}, size = 0.6,
                          fill = "#303030"}
     for p = 1, #s.held do
       local y = y0 + 1.3 * p
       items[#items + 1] = {shape = "text", x = x0, y = y, text = {en = "Player " .. p, it = "Giocatore " .. p}, size = 0.6,
                            fill = "#303030", align = "left", bold = p == s.to_move and s.left > 0}
       for c = 1, 3 do
-        items[#items + 1] = {shape = "text", x = x0 + 2 + 1.6 * c, y = y, text = tostring(s.held[p][c]),
+        items[#items + 1] = {shape = "text", x = x0 + COL + 1.6 * c, y = y, text = tostring(s.held[p][c]),
                              size = 0.6, fill = "#303030"}
       end
-      items[#items + 1] = {shape = "text", x = x0 + 9, y = y, text = tostring(sc[p]), size = 0.6, fill = "#303030"}
+      items[#items + 1] = {shape = "text", x = x0 + COL + 7, y = y, text = tostring(sc[p]), size = 0.6, fill = "#303030"}
     end
-    items.status = s.left > 0 and {en = ("Player " .. s.to_move .. " to move"), it = "Tocca al giocatore " .. s.to_move}
-                   or nil
     return items
   end,
 
