@@ -25,7 +25,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..errors import NomvError
-from . import ratings
+from ..play import words
+from . import ratings, reading
 from .accounts import Accounts, User
 from .catalogue import Catalogue
 from .computer import Computer
@@ -153,7 +154,7 @@ class Played(BaseModel):
 class MatchOut(BaseModel):
     id: int
     game: str
-    title: str
+    title: str = Field(description="the game's title in your language (`lang`, else Accept-Language)")
     sha256: str
     options: dict
     variant: str | None
@@ -162,14 +163,28 @@ class MatchOut(BaseModel):
     ply: int
     version: int
     to_move: int | None
-    seats: list[dict]
+    seats: list[dict] = Field(description="each seat: its number, who plays it (kind, user, spec), "
+                                          "and in your language its `role` (the script's name for it), "
+                                          "`label` (who plays it), `who` (both) and `notes` (you, "
+                                          "thinking, the computer's estimate, not accepted yet)")
+    line: dict = Field(description="the one line about the match in your language: `{text, kind}`, "
+                                   "kind yours, turn, result, waiting or not played (nomv.play.wording)")
+    offers: list[str] = Field([], description="the offers pending, in words (a draw, a takeback)")
+    status_line: str = Field("", description="the script's status line in your language while the "
+                                             "match runs (none once it has ended: `line` says how)")
     you: list[int] = Field(description="your seats")
     viewer: Any = Field(description="whose view this is: your seat, \"spectator\" or \"whole\" (ended)")
     outcome: dict | None = Field(description="null while the match runs")
     view: Any = Field(description="the state as you may know it (the game's view hook)")
     scene: Any = Field(description="what to draw, from your view")
-    marks: list[dict] = Field([], description="the places of the last move (nomv.boardmarks): "
-                                              "{kind: step or vacated, id, item: the scene item of the place}")
+    marks: list[dict] = Field([], description="the places of the last move (nomv.play.marks), as the "
+                                              "drawing has them: {draw: mark, kind: step or vacated, id, "
+                                              "and the place's shape}")
+    drawing: dict | None = Field(None, description="what to draw for the scene, in order, in board units, "
+                                                   "every colour decided (nomv.play.drawing): the desktop "
+                                                   "window draws the same list")
+    step_names: dict = Field({}, description="when it is your turn: how messages name each step of "
+                                             "your legal moves (its notation, or its item's label)")
     buttons: list[dict] = Field([], description="when it is your turn: the steps of your legal moves "
                                                 "that name no scene item (pass, roll), {id, text}, to show as buttons")
     moves: list[str]
@@ -192,7 +207,8 @@ class MatchOut(BaseModel):
 
 class GameOut(BaseModel):
     name: str
-    title: str
+    title: str = Field(description="in your language")
+    title_text: Any = Field(None, description="the title as the script gives it: a text, or a table of languages")
     origin: str = Field(description="bundled, server or upload")
     author: str | None
     sha256: str
@@ -464,8 +480,13 @@ def _routes(app: FastAPI, s: Services) -> None:
                                "this session has ended: log in again")
         return found
 
+    def reader_language(request: Request, lang: str | None = Query(
+            None, description="the language of the answer's words (en, it); default: Accept-Language")) -> str:
+        return reading.language(lang, request.headers.get("accept-language"))
+
     Me = Depends(user)
     Maybe = Depends(optional_user)
+    Lang = Depends(reader_language)
     MatchId = Path(description="the match's number", ge=1, le=2**62)
 
     def base_url(request: Request) -> str:
@@ -536,11 +557,20 @@ def _routes(app: FastAPI, s: Services) -> None:
 
     @app.get("/api/me/matches", tags=["matches"], summary="Your matches, your turn first",
              responses=errors(401))
-    def my_matches(current: User = Me) -> list[dict]:
+    def my_matches(current: User = Me, lang: str = Lang) -> list[dict]:
         """Your matches: first those where it is your turn (the soonest deadline first), then
         challenges to accept or decline, then your other running matches, then the rest, most
         recently changed first."""
-        return s.matches.mine(current)
+        return s.matches.mine(current, lang=lang)
+
+    @app.get("/api/words/{lang}", tags=["server"], summary="nomv's words in a language, for pages")
+    def catalogue_of_words(lang: str) -> dict:
+        """nomv's own words in `lang` (the nearest language the server speaks, else English):
+        `{lang, languages: {code: name}, words: {English text: translation}}`, from the same
+        gettext catalogue the desktop uses (nomv/locale). A page translates its own words with
+        it; the answers about matches come worded already."""
+        chosen = words.normalize(lang)
+        return {"lang": chosen, "languages": words.language_names(), "words": words.catalogue(chosen)}
 
     @app.get("/api/users/{name}", tags=["accounts"], summary="A player's ratings",
              responses=errors(404))
@@ -556,10 +586,10 @@ def _routes(app: FastAPI, s: Services) -> None:
 
     @app.get("/api/games", response_model=list[GameOut], tags=["games"],
              summary="The catalogue of games")
-    def games() -> list[dict]:
+    def games(lang: str = Lang) -> list[dict]:
         """Every game of the server: bundled, from the server's games folder, and uploaded by
-        users (named `author/name`), with their players, options and variants."""
-        return [e.summary() for e in s.catalogue.all()]
+        users (named `author/name`), with their players, options and variants, in your language."""
+        return [reading.game(e.summary(), e.info, lang) for e in s.catalogue.all()]
 
     @app.get("/api/games/{name:path}/standings", tags=["games"],
              summary="Ratings and standings of a game", responses=errors(404))
@@ -582,11 +612,13 @@ def _routes(app: FastAPI, s: Services) -> None:
 
     @app.get("/api/games/{name:path}", tags=["games"], summary="One game, with its rules",
              responses=errors(404))
-    def game(name: str) -> dict:
-        """One game of the catalogue, with its information (rules, author, source) as
-        its script gives it. Uploaded games are named `author/name`."""
+    def game(name: str, lang: str = Lang) -> dict:
+        """One game of the catalogue, with its information (rules, author, source) in your
+        language (`info`), and as its script gives it (`info_texts`: a text, or a table of
+        languages). Uploaded games are named `author/name`."""
         entry = s.catalogue.find(name)
-        return {**entry.summary(), "info": (entry.info or {}).get("info", {})}
+        return {**reading.game(entry.summary(), entry.info, lang), "info": reading.texts(entry.info, lang),
+                "info_texts": (entry.info or {}).get("info", {})}
 
     @app.get("/api/scripts/{sha256}", tags=["games"], summary="A script's source",
              response_class=PlainTextResponse, responses=errors(404))
@@ -635,12 +667,12 @@ def _routes(app: FastAPI, s: Services) -> None:
 
     @app.get("/api/matches/{match_id}", response_model=MatchOut, tags=["matches"],
              summary="A match, as you may see it", responses=errors(404, 422))
-    def get_match(match_id: int = MatchId, current: User | None = Maybe) -> JSONResponse:
+    def get_match(match_id: int = MatchId, current: User | None = Maybe, lang: str = Lang) -> JSONResponse:
         """The match built from your view: a player sees what the game's `view` hook leaves
         them (another's hidden target is not there), a spectator the view of no player, and
         everyone the whole state once the match has ended. `legal` lists your legal moves when
         it is your turn. `outcome` is null while the match runs."""
-        return JSONResponse(s.matches.show(match_id, current))
+        return JSONResponse(s.matches.show(match_id, current, lang))
 
     @app.get("/api/matches/{match_id}/positions/{ply}", tags=["matches"],
              summary="An earlier position of a match, as you may see it", responses=errors(404, 422))
@@ -660,23 +692,24 @@ def _routes(app: FastAPI, s: Services) -> None:
 
     @app.post("/api/matches/{match_id}/resign", response_model=MatchOut, tags=["matches"],
               summary="Resign", responses=errors(401, 403, 404, 409))
-    def resign(match_id: int = MatchId, current: User = Me) -> JSONResponse:
+    def resign(match_id: int = MatchId, current: User = Me, lang: str = Lang) -> JSONResponse:
         """You lose; with more than two players, the others share the win."""
-        return JSONResponse(s.matches.resign(current, match_id))
+        return JSONResponse(s.matches.resign(current, match_id, lang))
 
     @app.post("/api/matches/{match_id}/draw", response_model=MatchOut, tags=["matches"],
               summary="Offer, accept or decline a draw", responses=errors(401, 403, 404, 409, 422))
-    def draw(body: DrawIn, match_id: int = MatchId, current: User = Me) -> JSONResponse:
+    def draw(body: DrawIn, match_id: int = MatchId, current: User = Me, lang: str = Lang) -> JSONResponse:
         """The match is drawn when every player has offered or accepted. An offer lapses at
-        the next move; computer players decline."""
-        return JSONResponse(s.matches.draw(current, match_id, body.action))
+        the next move. Computer players answer at once, as on the desktop: each accepts when it
+        expects half the points or less (else the answer's `message` says why not)."""
+        return JSONResponse(s.matches.draw(current, match_id, body.action, lang))
 
     @app.post("/api/matches/{match_id}/takeback", response_model=MatchOut, tags=["matches"],
               summary="Ask for a takeback, accept or refuse one", responses=errors(401, 403, 404, 409, 422))
-    def takeback(body: TakebackIn, match_id: int = MatchId, current: User = Me) -> JSONResponse:
+    def takeback(body: TakebackIn, match_id: int = MatchId, current: User = Me, lang: str = Lang) -> JSONResponse:
         """`ask` takes back your last move and every move after it once the other players
         accept (computer players always do)."""
-        return JSONResponse(s.matches.takeback(current, match_id, body.action))
+        return JSONResponse(s.matches.takeback(current, match_id, body.action, lang))
 
     @app.post("/api/matches/{match_id}/accept", tags=["matches"], summary="Accept a challenge",
               responses=errors(401, 404, 409))
@@ -707,16 +740,16 @@ def _routes(app: FastAPI, s: Services) -> None:
             "Content-Disposition": f'attachment; filename="match-{match_id}.json"'})
 
     @app.get("/api/challenges", tags=["matches"], summary="Open challenges to join")
-    def challenges() -> list[dict]:
+    def challenges(lang: str = Lang) -> list[dict]:
         """Matches waiting for players with a seat open to anyone logged in, newest first,
         each with its invitation token (`POST /api/invites/{token}` takes the seat)."""
-        return s.matches.challenges()
+        return s.matches.challenges(lang=lang)
 
     @app.get("/api/invites/{token}", tags=["matches"], summary="What an invitation is for",
              responses=errors(404))
-    def invite(token: str) -> dict:
+    def invite(token: str, lang: str = Lang) -> dict:
         """The match an invitation link is for: its game, seats and open seats."""
-        return s.matches.invite_info(token)
+        return s.matches.invite_info(token, lang)
 
     @app.post("/api/invites/{token}", tags=["matches"], summary="Take an open seat",
               responses=errors(401, 404, 409, 422))
@@ -763,7 +796,8 @@ def _document_websocket(app: FastAPI) -> None:
                            "`{\"type\": \"match\", \"events\": [\"hello\"], \"match\": {...}}`; "
                            "then one message per change (a move, a takeback, a draw offer, the "
                            "end...), each built for you as `GET /api/matches/{id}` would answer "
-                           "(`events` names what happened). Send `ping` to get `pong`.",
+                           "(`events` names what happened), worded in the language of `?lang=` "
+                           "(else of Accept-Language). Send `ping` to get `pong`.",
             "parameters": [{"name": "match_id", "in": "path", "required": True,
                             "schema": {"type": "integer"}}],
             "responses": {"101": {"description": "Switching Protocols (a WebSocket)"}}}}
@@ -785,8 +819,9 @@ async def _live(websocket: WebSocket, match_id: int, s: Services) -> None:
     if token and current is None:
         await websocket.close(code=1008, reason="this session has ended: log in again")
         return
+    lang = reading.language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
     try:
-        first = await run_in_threadpool(s.matches.show, match_id, current)
+        first = await run_in_threadpool(s.matches.show, match_id, current, lang)
     except ApiError as exc:
         await websocket.close(code=1008, reason=exc.message[:120])
         return
@@ -810,7 +845,7 @@ async def _live(websocket: WebSocket, match_id: int, s: Services) -> None:
                 reader.result()   # a disconnect ends here
                 return
             events = waiter.result()
-            shown = await run_in_threadpool(s.matches.show, match_id, current)
+            shown = await run_in_threadpool(s.matches.show, match_id, current, lang)
             await websocket.send_json({"type": "match", "events": [e["kind"] for e in events],
                                        "match": shown})
     except (WebSocketDisconnect, RuntimeError):

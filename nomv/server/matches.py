@@ -14,6 +14,7 @@ would tell the future of chance and hidden information.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import logging
 import re
@@ -27,11 +28,13 @@ from typing import Any, Callable, ContextManager, Iterator
 import sqlalchemy as sa
 
 from ..ai.agents import LEVELS, AgentSpecError, MctsAgent, make_agent
-from ..play.marks import move_buttons
+from ..play import policy, wording
+from ..play.marks import move_buttons, step_names
+from ..play.match import Result
 from ..errors import RecordError
 from ..game import Move
 from ..record import Record
-from . import ratings
+from . import ratings, reading
 from .accounts import Accounts, User
 from .catalogue import Catalogue, Entry
 from .engines import SPECTATOR, Engines
@@ -158,20 +161,15 @@ class Matches:
     def viewer(self, m: Loaded, user: User | None) -> int | None:
         """Whose view a user gets: the whole state once the match has ended; a player's own
         (the seat to move, when they hold several); a spectator's otherwise."""
-        if m.row.status in ENDED:
-            return WHOLE
-        mine = m.seats_of(user)
-        if not mine:
-            return SPECTATOR
-        return m.row.to_move if m.row.to_move in mine else mine[0]
+        return policy.viewer(m.row.status in ENDED, m.seats_of(user), m.row.to_move)
 
-    def show(self, match_id: int, user: User | None) -> dict:
-        """The match as ``user`` may see it (None: an anonymous spectator)."""
+    def show(self, match_id: int, user: User | None, lang: str = "en") -> dict:
+        """The match as ``user`` may see it (None: an anonymous spectator), worded in ``lang``."""
         m = self.load(match_id)
         if m.row.status == RUNNING and m.row.deadline is not None and m.row.deadline < now():
             self.check_clock(match_id)
             m = self.load(match_id)
-        return self.describe(m, user)
+        return self.describe(m, user, lang=lang)
 
     def earlier(self, match_id: int, ply: int, user: User | None) -> dict:
         """The position after the match's first ``ply`` moves, as ``user`` may see it now."""
@@ -185,11 +183,10 @@ class Matches:
                                                     "steps": m.moves[ply - 1].steps,
                                                     "notation": m.moves[ply - 1].notation}}
 
-    def describe(self, m: Loaded, user: User | None, snapshot: Snapshot | None = None) -> dict:
+    def describe(self, m: Loaded, user: User | None, snapshot: Snapshot | None = None, lang: str = "en") -> dict:
         r = m.row
         entry = self.entry(m)
         info = entry.info or {}
-        names = (info.get("players") or {}).get("names") or []
         viewer = self.viewer(m, user)
         mine = m.seats_of(user)
         error = None
@@ -209,16 +206,12 @@ class Matches:
                 shown["scene"], [Move(tuple(mv["steps"]), bool(mv.get("any_order")), mv.get("label"))
                                  for mv in legal], [mv["notation"] for mv in legal])]
         t = now()
-        expects = {}          # a computer seat's estimate with its latest move
-        for mv in m.moves:
-            if mv.expects is not None:
-                expects[mv.seat] = round(float(mv.expects), 3)
+        expects = self._expects(m)
         out = {
-            "id": r.id, "game": r.game, "title": info.get("title", r.game), "sha256": r.script_sha256,
+            "id": r.id, "game": r.game, "title": reading.title(info, r.game, lang), "sha256": r.script_sha256,
             "options": r.options, "variant": r.variant, "players": r.players, "status": r.status,
             "ply": r.ply, "version": r.version, "to_move": r.to_move if r.status == RUNNING else None,
-            "seats": [{"seat": s.seat, "role": names[s.seat - 1] if s.seat <= len(names) else f"Player {s.seat}",
-                       "kind": s.kind, "user": s.user, "spec": s.spec, "accepted": s.accepted,
+            "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec, "accepted": s.accepted,
                        "you": s.seat in mine, "expects": expects.get(s.seat)} for s in m.seats],
             "you": mine,
             "viewer": "whole" if viewer is WHOLE else "spectator" if viewer == SPECTATOR else viewer,
@@ -240,6 +233,32 @@ class Matches:
         }
         if r.status in ENDED:
             out["seed"] = r.seed
+        return self._worded(out, m, mine, expects, lang, shown, legal)
+
+    @staticmethod
+    def _expects(m: Loaded) -> dict[int, float]:
+        """Each computer seat's estimate of its share of the points, with its latest move."""
+        expects = {}
+        for mv in m.moves:
+            if mv.expects is not None:
+                expects[mv.seat] = round(float(mv.expects), 3)
+        return expects
+
+    def _worded(self, out: dict, m: Loaded, mine: list[int], expects: dict[int, float], lang: str,
+                shown: dict, legal: list[dict]) -> dict:
+        """The answer with what it says in words in the reader's language (nomv.play.wording:
+        the line, the offers, the seats) and the drawing of the position (nomv.play.drawing)."""
+        view = reading.match_view(m.row, m.seats, self.entry(m).info, mine, out.get("thinking"), expects)
+        words = reading.worded(view, lang)
+        out["seats"] = [{**seat, **said} for seat, said in zip(out["seats"], words.pop("seats"))]
+        out.update(words)
+        scene = shown.get("scene")
+        out["status_line"] = wording.status_line(view, scene.get("status") if isinstance(scene, dict) else None, lang)
+        out["drawing"] = shown.get("drawing")
+        out["step_names"] = {}
+        if legal and shown.get("scene") is not None:
+            out["step_names"] = step_names(shown["scene"], [Move(tuple(mv["steps"])) for mv in legal],
+                                           [mv["notation"] for mv in legal], lang)
         return out
 
     # -- creating ------------------------------------------------------------------------------
@@ -401,15 +420,17 @@ class Matches:
 
     # -- seats: invitations, challenges -------------------------------------------------------
 
-    def invite_info(self, token: str) -> dict:
+    def invite_info(self, token: str, lang: str = "en") -> dict:
         with self.store.read() as db:
             row = db.execute(sa.select(matches.c.id).where(matches.c.invite == token)).first()
         if row is None:
             raise NotFound("no match has this invitation (it may be mistyped)")
         m = self.load(row.id)
-        return {"id": m.id, "game": m.row.game, "status": m.row.status,
-                "open_seats": [s.seat for s in m.seats if s.kind == "open"],
-                "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in m.seats]}
+        out = {"id": m.id, "game": m.row.game, "status": m.row.status,
+               "open_seats": [s.seat for s in m.seats if s.kind == "open"],
+               "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in m.seats]}
+        self._listed(out, m.row, m.seats, [], {}, lang)
+        return out
 
     def join(self, user: User, token: str, seat: Any = None) -> dict:
         info = self.invite_info(token)
@@ -600,43 +621,30 @@ class Matches:
             return
         ratings.update(db, m.row.game, user_ids, ranks)
 
-    def _end(self, m: Loaded, ranks: list[int], how: str, text: str) -> None:
-        first = [i + 1 for i, r in enumerate(ranks) if r == 1]
-        outcome = {"winner": first[0] if len(first) == 1 else None, "ranks": ranks, "scores": None,
-                   "reason": text, "text": text, "how": how}
+    def _end(self, m: Loaded, result: Result) -> None:
+        """Ends the match as the players ended it (nomv.play.policy: a resignation, a time run
+        out, a draw agreed); the outcome keeps its words as its record tells them."""
+        view = reading.match_view(m.row, m.seats, self.entry(m).info, [])
+        text = reading.record_text(dataclasses.replace(view, result=result))
+        outcome = {**result.to_json(), "reason": text, "text": text}
         try:
             with self.store.write() as db:
                 self._set(db, m, {"status": "ended", "outcome": outcome, "to_move": None,
                                   "deadline": None, "draw_offer": None, "takeback": None})
-                self._rate(db, m, ranks)
+                self._rate(db, m, list(result.ranks))
         except _Lost:
             raise Conflict("the match changed meanwhile; look again") from None
-        self._after(m.id, how)
+        self._after(m.id, result.how)
 
-    def _names(self, m: Loaded) -> list[str]:
-        names = ((self.entry(m).info or {}).get("players") or {}).get("names") or []
-        out = []
-        for s in m.seats:
-            role = names[s.seat - 1] if s.seat <= len(names) else f"Player {s.seat}"
-            who = s.user or s.spec or "open"
-            out.append(f"{role} ({who})")
-        return out
-
-    def _losers_text(self, m: Loaded, loser: int, what: str) -> tuple[list[int], str]:
-        names = self._names(m)
-        ranks = [2 if s.seat == loser else 1 for s in m.seats]
-        others = [names[i] for i, r in enumerate(ranks) if r == 1]
-        verb = "wins" if len(others) == 1 else "share the win"
-        return ranks, f"{names[loser - 1]} {what}: {' and '.join(others)} {verb}"
-
-    def resign(self, user: User, match_id: int) -> dict:
+    def resign(self, user: User, match_id: int, lang: str = "en") -> dict:
         with self.lock(match_id):
             m = self.load(match_id)
             mine = self._running(m, user)
-            seat = m.row.to_move if m.row.to_move in mine else mine[0]
-            ranks, text = self._losers_text(m, seat, "resigned")
-            self._end(m, ranks, "resign", text)
-        return self.show(match_id, user)
+            seat = policy.resigning_seat(mine, m.row.to_move)
+            if seat is None:
+                raise Conflict("you hold several seats and none of them is to move: resign on your turn")
+            self._end(m, policy.resigned(len(m.seats), seat))
+        return self.show(match_id, user, lang)
 
     def check_clock(self, match_id: int) -> bool:
         """Ends the match if the player to move has run out of time."""
@@ -645,9 +653,8 @@ class Matches:
             r = m.row
             if r.status != RUNNING or r.deadline is None or r.deadline >= now() or r.to_move is None:
                 return False
-            ranks, text = self._losers_text(m, r.to_move, "ran out of time")
             try:
-                self._end(m, ranks, "timeout", text)
+                self._end(m, policy.timed_out(len(m.seats), r.to_move))
             except Conflict:
                 return False
             return True
@@ -661,7 +668,7 @@ class Matches:
 
     # -- draws and takebacks -----------------------------------------------------------------
 
-    def draw(self, user: User, match_id: int, action: Any) -> dict:
+    def draw(self, user: User, match_id: int, action: Any, lang: str = "en") -> dict:
         if action not in ("offer", "accept", "decline"):
             raise Invalid("action is offer, accept or decline")
         with self.lock(match_id):
@@ -673,26 +680,30 @@ class Matches:
                     raise Conflict("there is no draw offer to decline")
                 self._update(m, {"draw_offer": None})
                 self._after(match_id, "draw declined", acting=user)
-                return self.show(match_id, user)
+                return self.show(match_id, user, lang)
             if action == "accept" and not offer:
                 raise Conflict("there is no draw offer to accept")
-            if any(s.kind == "computer" for s in m.seats):
-                # Computer players play on: the offer is declined at once.
+            # Computer players answer at once, as in the window (nomv.play.policy): each
+            # accepts when it expects half the points or less (its estimate with its last move).
+            expects = self._expects(m)
+            answer = policy.computers_answer_draw([(s.seat, expects.get(s.seat)) for s in m.seats
+                                                   if s.kind == "computer"])
+            if not answer.accepted:
+                assert answer.declined_by is not None, "a declined draw names who declined"
                 self._after(match_id, "draw declined", acting=user)
-                out = self.show(match_id, user)
-                out["message"] = "the computer players decline the draw"
+                out = self.show(match_id, user, lang)
+                view = reading.match_view(m.row, m.seats, self.entry(m).info, mine)
+                out["message"] = wording.draw_declined(view, answer.declined_by, answer.expects, lang)
                 return out
-            offer = sorted(set(offer) | set(mine))
-            everyone = {s.seat for s in m.seats}
-            if set(offer) >= everyone:
-                names = self._names(m)
-                self._end(m, [1] * len(m.seats), "draw", "draw agreed between " + ", ".join(names))
+            offer = sorted(set(offer) | set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
+            if policy.draw_agreed(offer, [s.seat for s in m.seats]):
+                self._end(m, policy.agreed_draw(len(m.seats)))
             else:
                 self._update(m, {"draw_offer": offer})
                 self._after(match_id, "draw offered", acting=user)
-        return self.show(match_id, user)
+        return self.show(match_id, user, lang)
 
-    def takeback(self, user: User, match_id: int, action: Any) -> dict:
+    def takeback(self, user: User, match_id: int, action: Any, lang: str = "en") -> dict:
         if action not in ("ask", "accept", "decline"):
             raise Invalid("action is ask, accept or decline")
         with self.lock(match_id):
@@ -704,26 +715,26 @@ class Matches:
                     raise Conflict("there is no takeback to decline")
                 self._update(m, {"takeback": None})
                 self._after(match_id, "takeback declined", acting=user)
-                return self.show(match_id, user)
+                return self.show(match_id, user, lang)
             if action == "accept":
                 if not request:
                     raise Conflict("there is no takeback to accept")
                 agreed = sorted(set(request["agreed"]) | set(mine))
                 request = {**request, "agreed": agreed}
             else:
-                own = [mv.ply for mv in m.moves if mv.seat in mine]
-                if not own:
+                back_to = policy.takeback_ply([mv.seat for mv in m.moves], mine)
+                if back_to is None:
                     raise Conflict("you have no move to take back")
-                by = m.moves[own[-1]].seat
-                agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
-                request = {"by": by, "ply": own[-1], "agreed": agreed}
+                # computer players agree at once (nomv.play.policy), as in the window's undo
+                computers = {s.seat for s in m.seats if s.kind == "computer" and policy.computer_accepts_takeback()}
+                request = {"by": m.moves[back_to].seat, "ply": back_to, "agreed": sorted(set(mine) | computers)}
             people = {s.seat for s in m.seats}
             if set(request["agreed"]) >= people:
                 self._take_back(m, request)
             else:
                 self._update(m, {"takeback": request})
                 self._after(match_id, "takeback asked", acting=user)
-        return self.show(match_id, user)
+        return self.show(match_id, user, lang)
 
     def _take_back(self, m: Loaded, request: dict) -> None:
         back_to = request["ply"]
@@ -760,7 +771,7 @@ class Matches:
 
     def _mail(self, m: Loaded, seat: Seat) -> None:
         entry = self.entry(m)
-        title = (entry.info or {}).get("title", m.row.game)
+        title = reading.title(entry.info, m.row.game, "en")
         others = [s.user or s.spec or "open" for s in m.seats if s.seat != seat.seat]
         base = (self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}").rstrip("/")
         lines = [f"Hello {seat.user},", "",
@@ -775,7 +786,7 @@ class Matches:
 
     # -- lists and records ---------------------------------------------------------------------
 
-    def mine(self, user: User, limit: int = 200) -> list[dict]:
+    def mine(self, user: User, limit: int = 200, lang: str = "en") -> list[dict]:
         """The user's matches: those waiting for their move first (soonest deadline first),
         then challenges to answer, then the others, most recently changed first."""
         with self.store.read() as db:
@@ -792,6 +803,7 @@ class Matches:
         for s in seat_rows:
             by_match.setdefault(s.match_id, []).append(s)
         out = []
+        infos: dict[str, dict] = {}
         for r in rows:
             ss = by_match.get(r.id, [])
             mine = [s.seat for s in ss if s.user_id == user.id]
@@ -805,6 +817,8 @@ class Matches:
                         "outcome": r.outcome, "deadline": iso(r.deadline) if r.status == RUNNING else None,
                         "updated_at": iso(r.updated_at), "_deadline": r.deadline or float("inf"),
                         "_updated": r.updated_at})
+            self._listed(out[-1], r, [SimpleNamespace(seat=s.seat, kind=s.kind, user=s.name, spec=s.spec,
+                                                      accepted=s.accepted) for s in ss], mine, infos, lang)
         out.sort(key=lambda x: (0 if x["your_turn"] else 1 if x["to_answer"] else
                                 2 if x["status"] in (RUNNING, "waiting") else 3,
                                 x["_deadline"] if x["your_turn"] else 0, -x["_updated"]))
@@ -812,7 +826,21 @@ class Matches:
             del x["_deadline"], x["_updated"]
         return out
 
-    def challenges(self, limit: int = 100) -> list[dict]:
+    def _listed(self, out: dict, row: Any, seat_rows: list, mine: list[int], infos: dict[str, dict],
+                lang: str) -> None:
+        """A match of a list with its words in the reader's language: its title, the line
+        (whose turn, the result, a challenge) and each seat's role and player."""
+        if row.script_sha256 not in infos:
+            entry = self.catalogue.by_sha(row.script_sha256)
+            infos[row.script_sha256] = (entry.info if entry is not None else None) or {}
+        info = infos[row.script_sha256]
+        view = reading.match_view(row, seat_rows, info, mine)
+        said = reading.worded(view, lang)
+        out["title"] = reading.title(info, row.game, lang)
+        out["line"] = said["line"]
+        out["seats"] = [{**seat, **words} for seat, words in zip(out["seats"], said["seats"])]
+
+    def challenges(self, limit: int = 100, lang: str = "en") -> list[dict]:
         """Matches waiting for players with a seat open to anyone: what the lobby offers to
         join (an open seat is open to everyone logged in, so its invitation is shown)."""
         with self.store.read() as db:
@@ -831,6 +859,7 @@ class Matches:
                         "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec}
                                   for s in m.seats],
                         "created_at": iso(m.row.created_at)})
+            self._listed(out[-1], m.row, m.seats, [], {}, lang)
         return out
 
     def listing(self, status: str | None, game: str | None, limit: int = 100) -> list[dict]:

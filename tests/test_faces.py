@@ -1,0 +1,136 @@
+"""One match, three faces: the desktop window, text play and the web page (in a real headless
+Chromium, against `nomv serve`) show the same running and finished positions of a Connect Four
+match between a person and the computer, and read the same: the one line (whose turn, by role;
+the result, naming the winner, with the game's reason), the seats' roles and the computer's
+label, in English and in Italian (nomv/play is what they all call).
+
+The server's match is the desktop's game continued online (POST /api/records), so its
+position is the very one the window and the terminal show; the person then plays the winning
+move on the page, by a click.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+
+import nomv
+from nomv.play import words
+from nomv.textplay import play_text
+from serverlib import Api, Server, name
+from test_browser import ARGS, CHROMIUM, DESKTOP, PASSWORD, browser  # noqa: F401  (the fixture)
+
+MOVES = ["d", "e", "d", "e", "d", "e"]      # Red (the person) wins with d
+SEATS = ["human", "mcts:100it"]
+EXPECTED = {
+    "en": {"running": "Your turn (Red)", "finished": "You win (Red): four in a row", "roles": ["Red", "Yellow"],
+           "computer": "computer (mcts:100it)"},
+    "it": {"running": "Tocca a te (Rosso)", "finished": "Hai vinto (Rosso): quattro in fila",
+           "roles": ["Rosso", "Giallo"], "computer": "computer (mcts:100it)"},
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    home = tmp_path_factory.mktemp("serve-faces")
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--searches", "1")
+    yield srv
+    srv.stop()
+
+
+def position(moves: list[str]) -> nomv.Position:
+    pos = nomv.Game.load("connect4").start(seed=1)
+    for move in moves:
+        pos.play(move)
+    return pos
+
+
+def window_reads(pos: nomv.Position, lang: str) -> dict:
+    """What the desktop window shows: its line (drawn in the panel) and its seats' rows."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from nomv.gui.app import App
+    words.setup(lang)
+    app = App(pos, list(SEATS), autosave=None, watch=False, ai_delay=0.0)
+    try:
+        app.step()
+        drawn = [text for _rect, text in app.painter.ink.drawn]
+        line = app.table.line().text
+        assert line in " ".join(drawn), (line, drawn)         # (a long line wraps: its words in order)
+        view = app.table.match_view()
+        roles = [r for r in EXPECTED[lang]["roles"] if r in drawn or f"★ {r}" in drawn]   # (★ the winner)
+        return {"line": line, "roles": roles, "computer": EXPECTED[lang]["computer"] in drawn,
+                "turn": view.to_move}
+    finally:
+        app.table.close()
+        words.setup("en")
+
+
+def text_reads(pos: nomv.Position, lang: str) -> str:
+    """The line text play prints for the position (after its picture)."""
+    out = io.StringIO()
+    play_text(pos, list(SEATS), read=lambda prompt: "quit", out=out, lang=lang)
+    words.setup("en")
+    return out.getvalue()
+
+
+def page_reads(browser, server: Server, who: str, match_id: int, lang: str, play: str | None = None) -> dict:  # noqa: F811
+    locale = {"en": "en-GB", "it": "it-IT"}[lang]
+    context = browser.new_context(viewport=DESKTOP, locale=locale)
+    try:
+        r = context.request.post(f"{server.url}/api/login", data=json.dumps({"name": who, "password": PASSWORD}),
+                                 headers={"Content-Type": "application/json"})
+        assert r.ok, r.text()
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/matches/{match_id}")
+        page.wait_for_selector("#board[data-ply] svg [data-step]")
+        if play is not None:
+            ply = int(page.get_attribute("#board", "data-ply"))
+            page.locator(f"#board svg [data-step={json.dumps(play)}]").first.click()
+            page.wait_for_selector(f"#board[data-ply='{ply + 1}'][data-outcome]", timeout=10000)
+        line = page.locator("[data-turn]")
+        assert line.count() == 1
+        out = {"line": line.inner_text().strip(), "kind": line.get_attribute("data-turn"),
+               "roles": [t.strip() for t in page.locator(".seat .role").all_inner_texts()],
+               "players": [t.strip() for t in page.locator(".seat .who").all_inner_texts()],
+               "page": page.inner_text("main")}
+        assert not errors, errors
+        return out
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_window_text_play_and_the_page_read_the_same_match_alike(browser, server, lang):  # noqa: F811
+    want = EXPECTED[lang]
+    person = Api(server, name("alice"))
+    record = nomv.Record.from_position(position(MOVES), players=list(SEATS)).to_text()
+    created = person.ok("POST", "/api/records", {"record": json.loads(record), "seats": [person.name, "mcts:100it"]},
+                        status=201)
+    match_id = created["id"]
+
+    # the running position: the person's turn
+    window = window_reads(position(MOVES), lang)
+    terminal = text_reads(position(MOVES), lang)
+    page = page_reads(browser, server, person.name, match_id, lang)
+    assert window["line"] == want["running"] and window["turn"] == 1
+    assert want["running"] in terminal.splitlines()
+    assert page["line"] == want["running"] and page["kind"] == "yours"
+    assert page["roles"] == window["roles"] == want["roles"]
+    assert page["players"] == [person.name, want["computer"]] and window["computer"]
+
+    # the person plays the winning move on the page; the finished position, in every face
+    finished = page_reads(browser, server, person.name, match_id, lang, play="d")
+    window = window_reads(position(MOVES + ["d"]), lang)
+    terminal = text_reads(position(MOVES + ["d"]), lang)
+    assert finished["line"] == window["line"] == want["finished"] and finished["kind"] == "result"
+    game_over = words.translator(lang)("Game over: {result}").format(result=want["finished"])
+    assert game_over in terminal.splitlines()
+    assert finished["roles"] == window["roles"] == want["roles"]
+    if lang == "it":     # nomv's words and the script's own texts, all in Italian on the page
+        for english in ("Your turn", "wins", "Player", "four in a row", "Moves", "Resign", "Download"):
+            assert english not in finished["page"], english
+    person.close()
