@@ -134,3 +134,67 @@ def test_the_window_text_play_and_the_page_read_the_same_match_alike(browser, se
         for english in ("Your turn", "wins", "Player", "four in a row", "Moves", "Resign", "Download"):
             assert english not in finished["page"], english
     person.close()
+
+
+#: An uploaded game that gives its texts in English and Italian: its title, rules, player names,
+#: an option's label and help, and its result's reason.
+UPLOADED = '''
+local g = nomv.grid.square(3, 1)
+return {
+  name = "lines", title = {en = "Lines", it = "Linee"},
+  info = {rules = {en = "Place a stone; the middle stone wins.", it = "Metti una pietra; vince la pietra di mezzo."}},
+  players = {min = 2, max = 2, names = {{en = "Black", it = "Nero"}, {en = "White", it = "Bianco"}}},
+  options = {start = {default = 1, min = 1, max = 2, label = {en = "first", it = "primo"},
+                      help = {en = "who places first", it = "chi mette per primo"}}},
+  grid = g, pieces = {{fill = "black"}, {fill = "white"}},
+  setup = function(opts) return {board = {0, 0, 0}, to_move = opts.start} end,
+  moves = function(s)
+    local out = {}
+    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
+    return out
+  end,
+  play = function(s, m)
+    local b = nomv.copy(s.board)
+    b[g:at(m[1])] = s.to_move
+    return {board = b, to_move = 3 - s.to_move}
+  end,
+  result = function(s)
+    for i = 1, 3 do if s.board[i] == 0 then return nil end end
+    return {winner = s.board[2], reason = {en = "the middle stone", it = "la pietra di mezzo"}}
+  end,
+}
+'''
+
+
+def test_an_uploaded_scripts_texts_in_several_languages_reach_an_italian_page(browser, server):  # noqa: F811
+    author = Api(server, name("designer"))
+    game = author.ok("POST", "/api/scripts", {"source": UPLOADED}, status=201)["game"]
+    shown = author.ok("GET", f"/api/games/{game}?lang=it")
+    assert shown["title"] == "Linee" and shown["info"]["rules"].startswith("Metti una pietra")
+    assert shown["players"]["names"] == ["Nero", "Bianco"]
+    option = shown["options"][0]
+    assert option["label"] == "primo" and option["help"] == "chi mette per primo"
+    assert author.ok("GET", f"/api/games/{game}?lang=en")["title"] == "Lines"
+    match_id = author.ok("POST", "/api/matches", {"game": game, "seats": [author.name, "mcts:30it"]}, status=201)["id"]
+
+    context = browser.new_context(viewport=DESKTOP, locale="it-IT")
+    try:
+        context.request.post(f"{server.url}/api/login", data=json.dumps({"name": author.name, "password": PASSWORD}),
+                             headers={"Content-Type": "application/json"})
+        page = context.new_page()
+        page.goto(f"{server.url}/matches/{match_id}")
+        page.wait_for_selector("#board[data-ply] svg [data-step]")
+        assert page.inner_text("h1") == "Linee"
+        assert [t.strip() for t in page.locator(".seat .role").all_inner_texts()] == ["Nero", "Bianco"]
+        assert page.inner_text("[data-turn]") == "Tocca a te (Nero)"
+        page.goto(f"{server.url}/")
+        entry = page.locator(f"[data-game={json.dumps(game)}]")
+        entry.locator("[data-action=open-game]").click()
+        entry.locator("form.new-match").wait_for()
+        text = entry.inner_text()
+        assert "Linee" in text and "Metti una pietra; vince la pietra di mezzo." in text
+        assert "primo" in text and "chi mette per primo" in text
+        assert "Place a stone" not in text and "who places first" not in text
+    finally:
+        context.close()
+        author.close()
