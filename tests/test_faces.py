@@ -19,8 +19,9 @@ import pytest
 import nomv
 from nomv.play import words
 from nomv.textplay import play_text
+from conftest import MINIMAL
 from serverlib import Api, Server, name
-from test_browser import ARGS, CHROMIUM, DESKTOP, PASSWORD, browser  # noqa: F401  (the fixture)
+from test_browser import DESKTOP, PASSWORD, browser, server  # noqa: F401  (the fixtures: a server of this module's own)
 
 MOVES = ["d", "e", "d", "e", "d", "e"]      # Red (the person) wins with d
 SEATS = ["human", "mcts:100it"]
@@ -30,14 +31,6 @@ EXPECTED = {
     "it": {"running": "Tocca a te (Rosso)", "finished": "Hai vinto (Rosso): quattro in fila",
            "roles": ["Rosso", "Giallo"], "computer": "computer (mcts:100it)"},
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    home = tmp_path_factory.mktemp("serve-faces")
-    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--searches", "1")
-    yield srv
-    srv.stop()
 
 
 def position(moves: list[str]) -> nomv.Position:
@@ -136,34 +129,16 @@ def test_the_window_text_play_and_the_page_read_the_same_match_alike(browser, se
     person.close()
 
 
-#: An uploaded game that gives its texts in English and Italian: its title, rules, player names,
-#: an option's label and help, and its result's reason.
-UPLOADED = '''
-local g = nomv.grid.square(3, 1)
-return {
-  name = "lines", title = {en = "Lines", it = "Linee"},
+#: An uploaded game (the tests' minimal one) that gives its texts in English and Italian: its
+#: title, rules, player names, an option's label and help, and its result's reason.
+UPLOADED = MINIMAL.replace('name = "minimal",', '''name = "lines", title = {en = "Lines", it = "Linee"},
   info = {rules = {en = "Place a stone; the middle stone wins.", it = "Metti una pietra; vince la pietra di mezzo."}},
   players = {min = 2, max = 2, names = {{en = "Black", it = "Nero"}, {en = "White", it = "Bianco"}}},
   options = {start = {default = 1, min = 1, max = 2, label = {en = "first", it = "primo"},
                       help = {en = "who places first", it = "chi mette per primo"}}},
-  grid = g, pieces = {{fill = "black"}, {fill = "white"}},
-  setup = function(opts) return {board = {0, 0, 0}, to_move = opts.start} end,
-  moves = function(s)
-    local out = {}
-    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
-    return out
-  end,
-  play = function(s, m)
-    local b = nomv.copy(s.board)
-    b[g:at(m[1])] = s.to_move
-    return {board = b, to_move = 3 - s.to_move}
-  end,
-  result = function(s)
-    for i = 1, 3 do if s.board[i] == 0 then return nil end end
-    return {winner = s.board[2], reason = {en = "the middle stone", it = "la pietra di mezzo"}}
-  end,
-}
-'''
+  grid = g, pieces = {{fill = "black"}, {fill = "white"}},''').replace(
+    "return {board = {0, 0, 0}, to_move = 1}", "return {board = {0, 0, 0}, to_move = opts.start}").replace(
+    "return {winner = 1}", 'return {winner = s.board[2], reason = {en = "the middle stone", it = "la pietra di mezzo"}}')
 
 
 def test_an_uploaded_scripts_texts_in_several_languages_reach_an_italian_page(browser, server):  # noqa: F811

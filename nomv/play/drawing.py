@@ -36,8 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..languages import localized
-from .marks import EdgeLabel, board_items, edge_coordinates, last_move_marks, move_buttons
+from .marks import EdgeLabel, board_items, edge_coordinates, last_move_marks, move_buttons, points_of
 
 STYLE: dict[str, Any] = json.loads((Path(__file__).with_name("colours.json")).read_text(encoding="utf-8"))
 #: The colour names a scene may use ("none" and "transparent" are no colour).
@@ -135,21 +134,6 @@ def _num(item: Mapping[str, Any], key: str, default: float = 0.0) -> float:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else default
 
 
-def _pairs(points: Any) -> list[tuple[float, float]]:
-    if not isinstance(points, list):
-        return []
-    if points and isinstance(points[0], (list, tuple)):
-        pairs = [(p[0], p[1]) for p in points if isinstance(p, (list, tuple)) and len(p) >= 2]
-    else:
-        pairs = list(zip(points[0::2], points[1::2]))
-    out = []
-    for x, y in pairs:
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (x, y)):
-            return []
-        out.append((float(x), float(y)))
-    return out
-
-
 def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:
     area = cx = cy = 0.0
     n = len(pts)
@@ -182,7 +166,7 @@ def geometry(item: Any) -> dict[str, Any] | None:
         return None
     kind = item.get("shape")
     if kind in ("polygon", "line"):
-        pts = _pairs(item.get("points"))
+        pts = points_of(item)
         if len(pts) < 2 or (kind == "polygon" and len(pts) < 3):
             return None
         cx, cy = _centroid(pts) if kind == "polygon" else pts[len(pts) // 2]
@@ -559,12 +543,3 @@ def coordinates(d: Drawing | Mapping[str, Any], shown: bool | None = None) -> li
         return list(edge)
     return list(cells) if shown else []
 
-
-def texts_in(d: Drawing, lang: str) -> list[str]:
-    """The scene's texts and labels as a reader of ``lang`` reads them, in drawing order."""
-    out = []
-    for e in d.base:
-        if e["draw"] == "shape" and "label" in e:
-            out.append(localized(e["label"], lang))
-    out += [localized(e["text"], lang) for e in d.texts]
-    return [t for t in out if t]
