@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
+from conftest import node_test
 from drawing_cases import CASES, record
 from nomv.play.drawing import drawing
 
@@ -57,9 +55,4 @@ def test_the_cases_cover_every_kind_of_drawing():
 
 
 def test_javascript_draws_the_same_cases():
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not installed: the browser's drawing cannot be tested (apt-get install nodejs)")
-    test = Path(__file__).parent / "js" / "drawing.test.mjs"
-    run = subprocess.run([node, "--test", str(test)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
+    node_test("drawing.test.mjs", "the browser's drawing")
