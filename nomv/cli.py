@@ -150,7 +150,8 @@ def cmd_list(args) -> int:
         word = "player" if players == "1" else "players"
         print(f"{row['name']:<{width}}{row['title']}, {players} {word} ({row['origin']}: {row['path']})")
         for name, o in row["options"].items():
-            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + o['help'] if o['help'] else ''}")
+            text = localized(o["help"], "en")       # (the JSON keeps every language the script gives)
+            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + text if text else ''}")
         if row["variants"]:
             print(f"    variants: {', '.join(row['variants'])}")
     return 0

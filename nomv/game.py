@@ -87,7 +87,8 @@ class Outcome:
     winner: int | None
     ranks: tuple[int, ...]
     scores: tuple[float, ...] | None = None
-    reason: str | None = None
+    #: Why, in the script's words: a text, or a table of languages (nomv.languages.localized).
+    reason: Any = None
 
     @property
     def draw(self) -> bool:
