@@ -60,11 +60,20 @@ def worded(view: MatchView, lang: str) -> dict[str, Any]:
                       for s in view.seats]}
 
 
-def record_text(view: MatchView) -> str:
-    """How a match ended, as its record (and the outcome it stores) keeps it: in English, each
-    seat by role and player, nobody "you"."""
+def listed(row: Any, seats: Sequence[Any], info: Mapping[str, Any] | None, mine: Sequence[int],
+           lang: str) -> dict[str, Any]:
+    """A match of a list (yours, the open challenges, an invitation) in the reader's words: its
+    title, the line (whose turn, the result, a challenge) and each seat's words (role, label,
+    who, notes), in the order of ``seats``."""
+    said = worded(match_view(row, seats, info, mine), lang)
+    return {"title": title(info, row.game, lang), "line": said["line"], "seats": said["seats"]}
+
+
+def record_text(view: MatchView, result: Result) -> str:
+    """How a match ends with ``result``, as its record (and the outcome it stores) keeps it: in
+    English, each seat by role and player, nobody "you"."""
     anonymous = MatchView(tuple(Seat(s.number, s.role, s.kind, s.name, s.spec) for s in view.seats),
-                          view.status, view.to_move, view.result)
+                          view.status, view.to_move, result)
     return wording.result_text(anonymous, "en")
 
 
