@@ -73,7 +73,8 @@ class Server:
              "--log-level", "warning", *FAST, *self.args],
             env=self.env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
-        deadline = time.monotonic() + 60
+        # (a generous bound: on a loaded machine, loading the bundled games took over a minute)
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"nomv serve ended with {self.process.returncode}:\n{self.output()}")
@@ -83,6 +84,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
+        self.stop(kill=True)        # (not left running behind the failed test)
         raise RuntimeError(f"nomv serve did not answer:\n{self.output()}")
 
     def output(self) -> str:
