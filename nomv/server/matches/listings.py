@@ -21,6 +21,7 @@ class Listings:
         then challenges to answer, then the others running or waiting, then the rest, most
         recently changed first."""
         out = []
+        infos: dict[str, dict[str, Any]] = {}
         for listed in self.tables.of_user(user.id, limit):
             r, ss = listed.row, listed.seats
             mine = [s.seat for s in ss if s.user_id == user.id]
@@ -35,7 +36,7 @@ class Listings:
                 "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec,
                            "accepted": s.accepted} for s in ss],
                 "outcome": r.outcome, "deadline": iso(r.deadline) if r.running else None,
-                "updated_at": iso(r.updated_at)}, r, ss, mine, lang)))
+                "updated_at": iso(r.updated_at)}, r, ss, mine, lang, infos)))
         out.sort(key=lambda pair: pair[0])
         return [shown for _order, shown in out]
 
@@ -43,6 +44,7 @@ class Listings:
         """Matches waiting for players with a seat open to anyone: what the lobby offers to
         join (an open seat is open to everyone logged in, so its invitation is shown)."""
         out = []
+        infos: dict[str, dict[str, Any]] = {}
         for listed in self.tables.waiting_with_invitation(limit):
             r, ss = listed.row, listed.seats
             open_seats = [s.seat for s in ss if s.kind == "open"]
@@ -53,7 +55,7 @@ class Listings:
                 "time_per_move": r.time_per_move, "rated": r.rated,
                 "open_seats": open_seats, "invite": r.invite,
                 "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in ss],
-                "created_at": iso(r.created_at)}, r, ss, [], lang))
+                "created_at": iso(r.created_at)}, r, ss, [], lang, infos))
         return out
 
     def recent(self, status: str | None, game: str | None, limit: int = 100) -> list[dict[str, Any]]:

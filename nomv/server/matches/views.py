@@ -75,10 +75,14 @@ class Views:
         return (entry.info if entry is not None else None) or {}
 
     def listed(self, shown: dict[str, Any], row: Any, seats: list[Any], mine: list[int],
-               lang: str) -> dict[str, Any]:
+               lang: str, infos: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
         """A match of a list (``shown``, with one entry per seat) with its words in ``lang``:
-        its title, the line, and each seat's role and player (nomv.server.reading.listed)."""
-        said = reading.listed(row, seats, self.info(row.script_sha256), mine, lang)
+        its title, the line, and each seat's role and player (nomv.server.reading.listed);
+        ``infos`` keeps the scripts' information over one list (one look-up per script)."""
+        infos = {} if infos is None else infos
+        if row.script_sha256 not in infos:
+            infos[row.script_sha256] = self.info(row.script_sha256)
+        said = reading.listed(row, seats, infos[row.script_sha256], mine, lang)
         return {**shown, "title": said["title"], "line": said["line"],
                 "seats": [{**seat, **words} for seat, words in zip(shown["seats"], said["seats"])]}
 
