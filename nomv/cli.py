@@ -150,7 +150,8 @@ def cmd_list(args) -> int:
         word = "player" if players == "1" else "players"
         print(f"{row['name']:<{width}}{row['title']}, {players} {word} ({row['origin']}: {row['path']})")
         for name, o in row["options"].items():
-            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + o['help'] if o['help'] else ''}")
+            text = localized(o["help"], "en")       # (the JSON keeps every language the script gives)
+            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + text if text else ''}")
         if row["variants"]:
             print(f"    variants: {', '.join(row['variants'])}")
     return 0
@@ -282,15 +283,15 @@ def cmd_play(args) -> int:
     if not gui:
         if not args.text:
             print("No display found: playing in the terminal (--gui forces the window).", file=sys.stderr)
-        from .gui.table import autosave_path, pending_autosave
+        from .autosave import autosave_path, pending_autosave
         return play_text(pos, seats, lang=args.lang, autosave=autosave_path(),
                          resume=None if args.open else pending_autosave())
     return _play_gui(args, pos, seats)
 
 
 def _play_gui(args, pos: Position, seats: list[str]) -> int:
-    from .gui import i18n
-    i18n.setup(args.lang)
+    from .play import words
+    words.setup(args.lang)
     from .gui.app import App, pending_autosave
     resume = None if args.open else pending_autosave()
     app = App(pos, seats, resume=resume, lang=args.lang)
@@ -312,10 +313,11 @@ def cmd_render(args) -> int:
     pos = _start(args, _load(args))
     if args.player is not None and not 1 <= args.player <= pos.players:
         raise UsageError(f"--player must be from 1 to {pos.players}, got {args.player}")
-    from .gui import headless_if_no_display, i18n
+    from .gui import headless_if_no_display
+    from .play import words
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     headless_if_no_display()
-    i18n.setup(args.lang)
+    words.setup(args.lang)
     from .gui.render import render_png
     try:
         out = render_png(pos, args.out, size, player=args.player, coordinates=args.coordinates,

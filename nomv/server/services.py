@@ -60,7 +60,7 @@ class Services:
         self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier), settings.cache_positions)
         self.lobby = Lobby(self.tables, self.engines, self.catalogue, self.accounts, self.rounds,
                            self.notifier, settings)
-        self.listings = Listings(self.tables)
+        self.listings = Listings(self.tables, self.views)
         self.records = Records(self.tables, self.engines, self.catalogue, self.lobby, self.jobs, settings)
         self.computer = Computer(self.tables, self.rounds, self.engines, settings.searches, self.leases,
                                  settings.computer_seconds)
