@@ -127,6 +127,12 @@ def _played(raw: Any) -> tuple[State, str, Any]:
     return state, str(notation), json.loads(move)
 
 
+def _lab_lines(raw: Any) -> tuple[list[dict[str, Any]], int]:
+    text, done = raw
+    lines = [json.loads(line) for line in str(text).split("\n")] if text else []
+    return lines, int(done)
+
+
 def _plus_one(args: tuple[Any, ...]) -> tuple[Any, ...]:
     state, index = args
     return (state, index + 1)
@@ -173,13 +179,16 @@ COVERAGE_START = Request("coverage_start", _nothing)
 COVERAGE_PAUSE = Request("coverage_pause", _nothing)
 COVERAGE_STOP = Request("coverage_stop", _json_dict)
 MOVE_ADDED_AT = Request("move_added_at", _int_or_none, _plus_one)
+LAB_GAMES = Request("lab_games", _lab_lines)     # (one dict per game, how many games that is)
+LAB_RULE_LINES = Request("lab_rule_lines", _json_list)
 
 #: Every request by name (for batches): the one place where arguments are encoded for the wire
 #: and replies decoded.
 CODEC: dict[str, Request[Any]] = {r.name: r for r in (
     CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
     DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, STEPS_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
-    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT)}
+    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT, LAB_GAMES,
+    LAB_RULE_LINES)}
 
 
 @runtime_checkable
@@ -242,6 +251,9 @@ class Engine(Protocol):
     def coverage_pause(self) -> None: ...
     def coverage_stop(self) -> dict[str, Any]: ...
     def move_added_at(self, state: State, index: int) -> int | None: ...
+    def lab_games(self, options: dict[str, Any], batch: dict[str, Any], players: int, max_plies: int,
+                  agents: list[dict[str, Any]], notations: bool = False) -> tuple[list[dict[str, Any]], int]: ...
+    def lab_rule_lines(self) -> list[int]: ...
     def close(self) -> None: ...
 
 
@@ -438,6 +450,24 @@ class EngineBase:
         """The line of the script that added item ``index`` (from 0) to the list ``moves``
         returns for ``state``, when it can be told (a line hook: use Lua 5.4)."""
         return self._ask(MOVE_ADDED_AT, state, index)
+
+    def lab_games(self, options: dict[str, Any], batch: dict[str, Any], players: int, max_plies: int,
+                  agents: list[dict[str, Any]], notations: bool = False) -> tuple[list[dict[str, Any]], int]:
+        """Whole games for the designer's lab (nomv/lab/), each described by a dict: how it
+        ended, its plies, turns and first move; at detail 1 also its repeated positions and the
+        steps and kinds of moves played, at 2 the legal moves counted at each ply; with an MCTS
+        seat, each search's values for every player.  ``batch`` is ``{seeds, detail, seats}``:
+        twelve numbers a game (the setup's seed, then the players'), a detail level a game, and
+        the agent (1-based, in ``agents``) of each seat.  A game that fails is
+        ``{"error": {...}, "plies": n}``.  Returns the dicts and how many games they are (fewer
+        than asked when the reply grew large: ask again for the rest)."""
+        return self._ask(LAB_GAMES, options, batch, players, max_plies, agents, notations)
+
+    def lab_rule_lines(self) -> list[int]:
+        """The script's lines in the functions the rules can run (reachable from setup, moves,
+        steps, play, result, to_move, random_move, view, determinize, evaluate): the lines rule
+        coverage looks at, not the scene's or the text's."""
+        return self._ask(LAB_RULE_LINES)
 
 
 class LuaEngine(EngineBase):

@@ -23,6 +23,7 @@
 --   loops      loops that stay in Lua: random playouts and perft
 --   computer   the computer player's search (nomv/lua/search.lua)
 --   coverage   rule coverage for nomv check
+--   lab        whole games described line by line for the designer's lab (nomv analyze)
 --
 -- Everything the script could tamper with (string methods, the `nomv` library) is captured as a
 -- local by each part before any script runs.  H holds the requests, P what the parts share.
@@ -30,7 +31,7 @@
 local parts = ...   -- {name = source} of the parts
 local H, P = {}, {}
 local ORDER = {"limits", "json", "errors", "blame", "sandbox", "library", "loader", "hooks", "results",
-               "steps", "moves", "scene", "requests", "loops", "computer", "coverage"}
+               "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "lab"}
 for _, name in ipairs(ORDER) do
   local chunk, err = load(parts[name], "@nomv/host/" .. name .. ".lua", "t")
   if not chunk then error(err) end

@@ -1,0 +1,199 @@
+"""A lab run from start to end: plan the games, hand their batches to an executor, keep the
+records, and compute the report.  ``nomv analyze`` (nomv/cli.py) is a thin front end to this.
+
+>>> from nomv import Game
+>>> game = Game.load("tictactoe")
+>>> plan = make_plan(game, games=200, seed=1)
+>>> records, _ = play(plan, InProcess())
+>>> result = report(plan.header(), records)
+>>> result["games"], result["ends"]["errors"], round(result["seats"][0]["win_rate"], 1)
+(200, 0, 0.6)
+>>> game.close()
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ..errors import NomvError, ScriptError
+from ..game import Game
+from . import metrics
+from .executors import Executor, InProcess
+from .plan import (DEFAULT_BASE_ITERATIONS, DEFAULT_RUNGS, DEFAULT_SKILL_GAMES, DEFAULT_TRACED, Batch, LabError,
+                   Plan, batches, default_games, estimate, ladder_agents, ladder_games, main_games, parse_agents,
+                   shard_of)
+from .play import replay_game
+from .records import Writer, order
+
+__all__ = ["make_plan", "play", "report", "InProcess"]
+
+
+def _places(game: Game, options: dict[str, Any], variant: str | None) -> dict[str, list[float]]:
+    """The places of the start's scene that have an id, with their centres (for board coverage)."""
+    try:
+        pos = game.start(options, variant, seed=0)
+        items = pos.scene().get("items", [])
+    except NomvError:
+        return {}
+    out: dict[str, list[float]] = {}
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or item["id"] in out:
+            continue
+        centre = _centre(item)
+        if centre is not None:
+            out[item["id"]] = centre
+    return out
+
+
+def _centre(item: dict[str, Any]) -> list[float] | None:
+    pts = item.get("points")
+    if isinstance(pts, list) and len(pts) >= 2 and all(isinstance(v, (int, float)) for v in pts):
+        xs, ys = pts[0::2], pts[1::2]
+        return [round(sum(xs) / len(xs), 4), round(sum(ys) / len(ys), 4)]
+    x, y = item.get("x"), item.get("y")
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)):
+        w, h = item.get("w", 0), item.get("h", 0)
+        if item.get("shape") == "rect" and isinstance(w, (int, float)) and isinstance(h, (int, float)):
+            return [round(x + w / 2, 4), round(y + h / 2, 4)]
+        return [round(float(x), 4), round(float(y), 4)]
+    return None
+
+
+def make_plan(game: Game, options: dict[str, Any] | None = None, variant: str | None = None,
+              agents: str | None = None, games: int | None = None, seed: int = 0, max_plies: int = 1000,
+              traced: int = DEFAULT_TRACED, skill: bool = False, rungs: int = DEFAULT_RUNGS,
+              base_iterations: int = DEFAULT_BASE_ITERATIONS, skill_games: int = DEFAULT_SKILL_GAMES,
+              text: bool = True) -> Plan:
+    """Every game of a run (options as typed on a command line with ``text``)."""
+    values = game.resolve_options(options, variant, text=text)
+    players = int(values["players"])
+    chosen = parse_agents(agents, players)
+    if games is None:
+        games = default_games(chosen)
+    for name, value, least in (("--games", games, 1), ("--max-plies", max_plies, 1), ("--traced", traced, 0),
+                               ("--rungs", rungs, 1), ("--base-iterations", base_iterations, 1),
+                               ("--skill-games", skill_games, 1)):
+        if value < least:
+            raise LabError(f"{name} must be at least {least}, got {value}")
+    lists_moves = not ({"random_move", "steps"} & set(game.hooks))
+    specs = main_games(games, seed, [a.spec for a in chosen], lists_moves, min(traced, games))
+    skill_info = None
+    if skill:
+        if players < 2:
+            raise LabError("the skill ladder needs two players or more: its rungs play against each other")
+        ladder = ladder_agents(rungs, base_iterations)
+        per = max(players, skill_games - skill_games % players)    # every seat in turn, whole deals
+        for k in range(1, len(ladder)):
+            specs += ladder_games(k, ladder, per, seed, players)
+        skill_info = {"rungs": [a.spec for a in ladder], "games": per, "agents": ladder}
+    plan = Plan(game.name, game.path, game.source, game.sha256, values, players, seed, max_plies, chosen, games,
+                min(traced, games), skill_info, game.runtime, game.limits, specs,
+                _places(game, values, None), variant)
+    return plan
+
+
+def _speed(game: Game, values: dict[str, Any], max_plies: int) -> tuple[float, float]:
+    """Random games per second and their mean length, from a short playout (to size batches)."""
+    try:
+        stats = game.playout(20, seed=0, options=values, max_plies=max_plies)
+        more = max(20, min(20000, int(0.1 * stats.games_per_second)))
+        stats = game.playout(more, seed=1, options=values, max_plies=max_plies)
+        return stats.games_per_second, stats.average_length
+    except (ScriptError, NomvError):
+        return 100.0, 50.0
+
+
+def plan_batches(plan: Plan, specs: list, game: Game | None = None) -> list[Batch]:
+    """The batches of these games (about a second of work each, from a quick measure of the
+    game's speed when ``game`` is given)."""
+    per: dict[str, float] = {}
+    speed, plies = _speed(game, plan.options, plan.max_plies) if game is not None else (1000.0, 30.0)
+    sets: dict[str, tuple] = {}
+    for g in specs:
+        sets.setdefault(g.set, g.seats)
+    everyone = {a.spec: a for a in plan.agents}
+    if plan.skill:
+        everyone.update({a.spec: a for a in plan.skill["agents"]})
+    for name, seats in sets.items():
+        per[name] = estimate(speed, plies, [everyone[s] for s in seats], plan.players)
+    return list(batches(plan, specs, per))
+
+
+def play(plan: Plan, executor: Executor, shard: tuple[int, int] | None = None, writer: Writer | None = None,
+         progress: Callable[[int, int], None] | None = None, game: Game | None = None) -> tuple[list[dict[str, Any]], float]:
+    """Plays the plan's games (or one shard of them) on the executor; returns the records in
+    plan order and the seconds it took."""
+    specs = shard_of(plan.specs, shard)
+    todo = plan_batches(plan, specs, game)
+    records: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    if progress:
+        progress(0, len(specs))
+    for _, got in executor.run(todo):
+        records.extend(got)
+        if writer is not None:
+            writer.write(got)
+        if progress:
+            progress(len(records), len(specs))
+    seconds = time.perf_counter() - start
+    records.sort(key=order)
+    return records, seconds
+
+
+def report(header: dict[str, Any], records: list[dict[str, Any]], missing: int = 0) -> dict[str, Any]:
+    """The report: every figure, as a pure function of the header and the records."""
+    players = int(header["players"])
+    main = [r for r in records if r["set"] == "main"]
+    seat_list = metrics.seats(main, players)
+    rules = metrics.rules(main, header.get("source", ""))
+    skill = header.get("skill")
+    searching = {s for s in header["agents"] if s.startswith("mcts")}
+    if skill:
+        searching |= {s for s in skill["rungs"] if s.startswith("mcts")}
+    out: dict[str, Any] = {
+        "game": header["game"], "games": len(main), "agents": header["agents"], "seed": header["seed"],
+        "options": header["options"], "players": players, "max_plies": header["max_plies"],
+        "seats": seat_list, "balance": metrics.balance(main, players),
+        "first_player": metrics.first_player(seat_list, players) if players > 1 else None,
+        "ends": metrics.ends(main), "errors": metrics.errors(main), "reasons": metrics.reasons(main),
+        "length": metrics.length(main), "branching": metrics.branching(main),
+        "decision_moves": metrics.decision_moves(main), "tree_size": metrics.tree_size(main),
+        "repetition": metrics.repetition(main), "board": metrics.board(main, header.get("places") or {}),
+        "move_kinds": metrics.move_kinds(main), "unused_lines": rules["unused_lines"], "rules": rules,
+        "openings": metrics.openings(main, players),
+        "leads": metrics.leads(records, lambda s: s in searching),
+    }
+    if skill:
+        out["skill"] = metrics.ladder(records, skill["rungs"], players)
+    if missing:
+        out["missing_games"] = missing
+    return out
+
+
+def representative(plan_header: dict[str, Any], records: list[dict[str, Any]], runtime: str | None,
+                   limits: Any) -> dict[str, Any] | None:
+    """A game to show: of the main games that ended, the one of median length (the first such),
+    played again with its moves written down."""
+    from ..limits import Limits
+    from .plan import Agent, GameSpec, parse_agent
+    ended = [r for r in records if r["set"] == "main" and r.get("end") in ("won", "drawn", "lost")]
+    if not ended:
+        return None
+    lengths = sorted(r["plies"] for r in ended)
+    median = lengths[(len(lengths) - 1) // 2]
+    chosen = min(ended, key=lambda r: (abs(r["plies"] - median), r["game"]))
+    agents: dict[str, Agent] = {s: parse_agent(s) for s in chosen["seats"]}
+    spec = GameSpec("main", chosen["game"], chosen["seed"], tuple(chosen["seats"]), 2)
+    batch = Batch(plan_header["source"], plan_header["path"], runtime or "jit", limits or Limits(),
+                  plan_header["options"], int(plan_header["players"]), int(plan_header["max_plies"]),
+                  tuple(agents.values()), (spec,))
+    try:
+        again = replay_game(batch)
+    except NomvError:
+        return None
+    moves = again.get("moves") or []
+    return {"game": chosen["game"], "seed": chosen["seed"], "seats": chosen["seats"], "plies": chosen["plies"],
+            "end": chosen.get("end"), "winner": chosen.get("winner"), "reason": chosen.get("reason"),
+            "moves": [m["notation"] for m in moves], "steps": [m["steps"] for m in moves],
+            "branching": again.get("branching"), "values": again.get("values"),
+            "same": again.get("plies") == chosen["plies"]}
