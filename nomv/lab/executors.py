@@ -29,6 +29,7 @@ class InProcess:
     """One batch after the other in this process (``--jobs 1``)."""
 
     description = "1 process"
+    jobs = 1
 
     def run(self, batches: Iterable[Batch]) -> Iterator[tuple[Batch, Records]]:
         for b in batches:
@@ -87,11 +88,12 @@ class LocalPool:
 
 
 class DaskCluster:
+    jobs = 1
     """Batches on the workers of a Dask distributed scheduler (``--cluster tcp://host:8786``),
     through its client: every worker needs nomv installed (``pip install 'nomv[cluster]'``); the
     script travels with each batch."""
 
-    def __init__(self, address: str, timeout: float = 30):
+    def __init__(self, address: str, timeout: float = 20):
         try:
             from distributed import Client
         except ImportError:
@@ -101,6 +103,7 @@ class DaskCluster:
         except (OSError, TimeoutError) as exc:
             raise LabError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         workers = len(self._client.scheduler_info().get("workers", {}))
+        self.jobs = max(1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info().get("workers", {}).values()))
         self.description = f"the Dask cluster at {address} ({workers} worker{'s' if workers != 1 else ''})"
 
     def run(self, batches: Iterable[Batch]) -> Iterator[tuple[Batch, Records]]:
@@ -108,9 +111,9 @@ class DaskCluster:
         todo = list(batches)
         futures = {self._client.submit(_in_child, b, pure=False): b for b in todo}
         try:
-            for future, result in as_completed(list(futures), with_results=True):
+            for future in as_completed(list(futures), loop=self._client.loop):
                 b = futures.pop(future)
-                yield b, _checked(b, result)
+                yield b, _checked(b, future.result())
         finally:
             for future in futures:
                 future.cancel()

@@ -110,15 +110,20 @@ def ends(records: Sequence[Record]) -> dict[str, int]:
 
 
 def errors(records: Sequence[Record], limit: int = 10) -> list[dict[str, Any]]:
-    """The script's errors during games, each with how many games it stopped and the first of them."""
+    """The script's errors during games, each with how many games it stopped and the first of
+    them.  Errors at the same line of the same hook are one error (LuaJIT and Lua 5.4, on which
+    the traced games run, word some messages differently): its message is the first game's."""
     groups: dict[tuple, list[Record]] = defaultdict(list)
     for r in records:
         if r.get("end") == "error":
             e = r.get("error") or {}
-            groups[(e.get("message"), e.get("line"), e.get("hook"), e.get("code"), e.get("kind"))].append(r)
+            key = (e.get("line"), e.get("hook"), e.get("code"), e.get("kind"))
+            groups[key if e.get("line") else key + (e.get("message"),)].append(r)
     out = []
-    for (message, line, hook, code, kind), rs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
-        out.append({"message": message, "line": line, "hook": hook, "code": code, "kind": kind,
+    for key, rs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
+        e = rs[0].get("error") or {}
+        line, hook, code, kind = key[:4]
+        out.append({"message": e.get("message"), "line": line, "hook": hook, "code": code, "kind": kind,
                     "games": len(rs), "first": {"set": rs[0]["set"], "game": rs[0]["game"], "seed": rs[0]["seed"],
                                                 "plies": rs[0].get("plies", 0)}})
     return out[:limit]

@@ -11,8 +11,8 @@ so the same figures, on one core, many, a cluster, or in shards merged afterward
 ['mcts:200it', 'random']
 >>> game_seed(7, "main", 1) == game_seed(7, "main", 1) != game_seed(7, "main", 2)
 True
->>> [g.detail for g in main_games(12, 7, ("random", "random"), lists_moves=False)][:12]
-[2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0]
+>>> [g.detail for g in main_games(21, 7, ("random", "random"), lists_moves=False)][::10]
+[2, 1, 1]
 """
 from __future__ import annotations
 
@@ -37,10 +37,11 @@ DEFAULT_SEARCH_GAMES = 500
 #: One game in DETAIL_EVERY is described in detail (its positions hashed for repetition, the
 #: steps and kinds of its moves counted), one in BRANCHING_EVERY also has its legal moves counted
 #: at every ply (branching, decision moves, the tree's size).  Listing the moves costs the seed
-#: games 10 to 50 random games' time where the script has a random_move that spares it; a game
-#: that lists its moves anyway is counted wherever it is described.
+#: games 10 to 50 random games' time where the script has a random_move that spares it (so one
+#: game in a hundred costs about half the others' time); a game that lists its moves anyway is
+#: counted wherever it is described.
 DETAIL_EVERY = 10
-BRANCHING_EVERY = 50
+BRANCHING_EVERY = 100
 #: Games whose lines run are traced (rule coverage), on Lua 5.4 (LuaJIT's compiled code calls
 #: no line hook): the first games of the main set.
 DEFAULT_TRACED = 10
@@ -194,6 +195,8 @@ class Plan:
     #: The scene's places (id -> [x, y]) at the start, for board coverage (nomv/lab/metrics.py).
     places: dict[str, list[float]] = field(default_factory=dict)
     variant: str | None = None
+    #: The skill ladder's agents, weakest first (with --skill).
+    ladder: list[Agent] = field(default_factory=list)
 
     def header(self) -> dict[str, Any]:
         """What identifies the run in a records file: shards merge only with the same header."""
@@ -247,12 +250,11 @@ class Batch:
 def batches(plan: Plan, specs: list[GameSpec], seconds_per_game: dict[str, float],
             target: float = 1.0) -> Iterator[Batch]:
     """The games in batches of about ``target`` seconds: runs of games with the same set and
-    seats (a traced game alone: its lines are recorded one game at a time).
+    seats (the traced games first, together: their lines are recorded game by game on Lua 5.4).
     ``seconds_per_game`` estimates a game's time by the set's first agents."""
     agents = {a.spec: a for a in plan.agents}
-    if plan.skill:
-        for a in plan.skill["agents"]:
-            agents[a.spec] = a
+    for a in plan.ladder:
+        agents[a.spec] = a
     run: list[GameSpec] = []
 
     def flush() -> Iterator[Batch]:
@@ -263,8 +265,14 @@ def batches(plan: Plan, specs: list[GameSpec], seconds_per_game: dict[str, float
                         tuple(run), run[0].traced)
             run.clear()
     size = 1
+    traced = [g for g in specs if g.traced]
+    if traced:                      # one batch: its process alone starts a Lua 5.4 runtime
+        run.extend(traced)
+        yield from flush()
     for g in specs:
-        if run and (g.set != run[0].set or g.seats != run[0].seats or g.traced or run[0].traced or len(run) >= size):
+        if g.traced:
+            continue
+        if run and (g.set != run[0].set or g.seats != run[0].seats or len(run) >= size):
             yield from flush()
         if not run:
             per = seconds_per_game.get(g.set, 0.001)
@@ -279,7 +287,7 @@ def estimate(games_per_second: float, plies: float, agents: Sequence[Agent], pla
     per_random = 1 / max(games_per_second, 1e-3)
     searching = [a for a in agents if a.searches]
     if not searching:
-        return per_random * 1.5
+        return per_random * 2          # (the lab's described games cost more than a playout's)
     iterations = sum(a.iterations or 0 for a in searching) / len(agents)
     return per_random * max(plies, 1) * iterations * 0.5
 

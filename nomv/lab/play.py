@@ -57,7 +57,7 @@ def run_batch(batch: Batch, notations: bool = False) -> list[dict[str, Any]]:
     games = list(batch.games)
     out: list[dict[str, Any]] = []
     if batch.traced:
-        rules = set(engine.lab_rule_lines())
+        rules: set[int] | None = None
         for g in games:
             engine.coverage_start()
             try:
@@ -68,6 +68,8 @@ def run_batch(batch: Batch, notations: bool = False) -> list[dict[str, Any]]:
                 except NomvError:
                     cov = None
             record = _record(g, lines[0])
+            if rules is None:       # (after a coverage_stop: the lines are the script's own)
+                rules = set(engine.lab_rule_lines())
             if cov is not None:
                 record["traced"] = True
                 ran = set(cov["ran"])

@@ -30,8 +30,9 @@ __all__ = ["make_plan", "play", "report", "InProcess"]
 
 def _places(game: Game, options: dict[str, Any], variant: str | None) -> dict[str, list[float]]:
     """The places of the start's scene that have an id, with their centres (for board coverage)."""
+    chosen = {k: v for k, v in options.items() if k != "players" or game.players.min != game.players.max}
     try:
-        pos = game.start(options, variant, seed=0)
+        pos = game.start(chosen, variant, seed=0)
         items = pos.scene().get("items", [])
     except NomvError:
         return {}
@@ -78,6 +79,7 @@ def make_plan(game: Game, options: dict[str, Any] | None = None, variant: str | 
     lists_moves = not ({"random_move", "steps"} & set(game.hooks))
     specs = main_games(games, seed, [a.spec for a in chosen], lists_moves, min(traced, games))
     skill_info = None
+    ladder = []
     if skill:
         if players < 2:
             raise LabError("the skill ladder needs two players or more: its rungs play against each other")
@@ -85,10 +87,10 @@ def make_plan(game: Game, options: dict[str, Any] | None = None, variant: str | 
         per = max(players, skill_games - skill_games % players)    # every seat in turn, whole deals
         for k in range(1, len(ladder)):
             specs += ladder_games(k, ladder, per, seed, players)
-        skill_info = {"rungs": [a.spec for a in ladder], "games": per, "agents": ladder}
+        skill_info = {"rungs": [a.spec for a in ladder], "games": per}
     plan = Plan(game.name, game.path, game.source, game.sha256, values, players, seed, max_plies, chosen, games,
                 min(traced, games), skill_info, game.runtime, game.limits, specs,
-                _places(game, values, None), variant)
+                _places(game, values, None), variant, ladder if skill else [])
     return plan
 
 
@@ -103,20 +105,27 @@ def _speed(game: Game, values: dict[str, Any], max_plies: int) -> tuple[float, f
         return 100.0, 50.0
 
 
-def plan_batches(plan: Plan, specs: list, game: Game | None = None) -> list[Batch]:
-    """The batches of these games (about a second of work each, from a quick measure of the
-    game's speed when ``game`` is given)."""
+def plan_batches(plan: Plan, specs: list, game: Game | None = None, jobs: int = 1) -> list[Batch]:
+    """The batches of these games: about a second of work each (from a quick measure of the
+    game's speed when ``game`` is given), less when that would leave fewer than four batches a
+    process."""
     per: dict[str, float] = {}
     speed, plies = _speed(game, plan.options, plan.max_plies) if game is not None else (1000.0, 30.0)
     sets: dict[str, tuple] = {}
     for g in specs:
         sets.setdefault(g.set, g.seats)
-    everyone = {a.spec: a for a in plan.agents}
-    if plan.skill:
-        everyone.update({a.spec: a for a in plan.skill["agents"]})
+    everyone = {a.spec: a for a in plan.agents + plan.ladder}
     for name, seats in sets.items():
         per[name] = estimate(speed, plies, [everyone[s] for s in seats], plan.players)
-    return list(batches(plan, specs, per))
+    work = sum(per[g.set] for g in specs)
+    return list(batches(plan, specs, per, target=max(0.1, min(1.0, work / (4 * jobs)))))
+
+
+def work_seconds(plan: Plan, game: Game) -> float:
+    """About how long the plan's games take on one process (to choose where to run them)."""
+    speed, plies = _speed(game, plan.options, plan.max_plies)
+    everyone = {a.spec: a for a in plan.agents + plan.ladder}
+    return sum(estimate(speed, plies, [everyone[s] for s in g.seats], plan.players) for g in plan.specs)
 
 
 def play(plan: Plan, executor: Executor, shard: tuple[int, int] | None = None, writer: Writer | None = None,
@@ -124,7 +133,7 @@ def play(plan: Plan, executor: Executor, shard: tuple[int, int] | None = None, w
     """Plays the plan's games (or one shard of them) on the executor; returns the records in
     plan order and the seconds it took."""
     specs = shard_of(plan.specs, shard)
-    todo = plan_batches(plan, specs, game)
+    todo = plan_batches(plan, specs, game, getattr(executor, "jobs", 1))
     records: list[dict[str, Any]] = []
     start = time.perf_counter()
     if progress:

@@ -1,0 +1,143 @@
+"""The lab's report as text for the terminal: every figure with what a good value looks like.
+(The same figures as JSON are nomv/lab/run.py's ``report``; as a page, nomv/lab/html.py.)"""
+from __future__ import annotations
+
+from typing import Any
+
+#: What a good value looks like, by figure (the terminal, the page and docs/lab.md agree).
+GOOD = {
+    "first_player": "the interval holds the fair share",
+    "balance": "near 1: every seat wins about as often",
+    "ends": "few games cut and no errors; draws as the design intends",
+    "length": "long enough for plans, short enough to replay; a narrow spread",
+    "branching": "enough choice without drowning the player (tens, not thousands)",
+    "decision_moves": "near 100%: almost every move is a real choice",
+    "repetition": "near 0: positions do not come back",
+    "board": "every place gets played",
+    "rules": "every rule line runs in some game",
+    "skill": "several levels: a stronger player keeps beating a weaker one",
+    "lead_changes": "a few a game: the lead can change hands",
+    "drama": "winners are sometimes behind, but not always",
+    "decisiveness": "small: a game ends soon after its winner is clear",
+    "openings": "no first move far better than the rest",
+}
+
+
+def _pct(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def _num(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{x:,.{digits}f}"
+
+
+def _ranges(ranges: list[list[int]], name: str) -> str:
+    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges[:12]]
+    more = f" and {len(ranges) - 12} more ranges" if len(ranges) > 12 else ""
+    return f"{name}:" + ", ".join(parts) + more
+
+
+def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: str = "") -> str:
+    """The report as the terminal shows it."""
+    out: list[str] = []
+    who = ", ".join(dict.fromkeys(rep["agents"]))
+    how = f" in {rep['seconds']:.1f} s ({rep['games_per_second']:,.0f} games/s, {rep['where']})" if "seconds" in rep else ""
+    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "players")
+    out.append(f"{title}, {rep['players']} player{'s' if rep['players'] != 1 else ''}"
+               f"{', ' + opts if opts else ''}: {rep['games']:,} games of {who}{how}, seed {rep['seed']}")
+    if rep.get("missing_games"):
+        out.append(f"  note: {rep['missing_games']:,} games of the run are missing (a part not merged): "
+                   "the figures are of the others")
+
+    def section(name: str, text: str, good: str | None = None) -> None:
+        out.append(f"{name:<14}{text}")
+        if good:
+            out.append(f"{'':<14}  good: {GOOD[good]}")
+
+    out.append("")
+    width = max(8, *(len(n) for n in seat_names))
+    out.append(f"{'outcomes':<14}{'seat':<{width}}  {'wins':>6} {'draws':>6} {'losses':>6}  {'score':>5}  95% interval")
+    for s, name in zip(rep["seats"], seat_names):
+        lo, hi = s["ci95"]
+        out.append(f"{'':<14}{name:<{width}}  {s['wins']:>6} {s['draws']:>6} {s['losses']:>6}  "
+                   f"{_num(s['score'], 3):>5}  {_num(lo, 3)}-{_num(hi, 3)}")
+    fp = rep.get("first_player")
+    if fp:
+        lo, hi = fp["ci95"]
+        section("first player", f"score {_num(fp['score'], 3)} ({_num(lo, 3)}-{_num(hi, 3)}) against a fair "
+                f"{_num(fp['fair'], 3)}: {fp['verdict']}", "first_player")
+        b = rep["balance"]
+        section("balance", f"{_num(b['value'], 3)} (95% interval {_num(b['ci95'][0], 3)}-{_num(b['ci95'][1], 3)})", "balance")
+    e = rep["ends"]
+    total = max(1, sum(e.values()))
+    ends = ", ".join(f"{k} {_pct(v / total)}" for k, v in e.items() if v or k in ("won", "drawn", "cut"))
+    section("ends", ends, "ends")
+    for r in rep["reasons"][:4]:
+        out.append(f"{'':<14}  {r['games']:,} × {r['reason']}")
+    for err in rep["errors"]:
+        where = f"{script}:{err['line']}" if err.get("line") else script
+        code = f" [{err['code']}]" if err.get("code") else ""
+        first = err["first"]
+        out.append(f"{'':<14}  error{code} in {err['games']:,} game{'s' if err['games'] != 1 else ''}: {where}: "
+                   f"{err['message']}{' (in ' + err['hook'] + ')' if err.get('hook') else ''}"
+                   f" — first in game {first['game']} (seed {first['seed']}) at ply {first['plies'] + 1}")
+    ln = rep["length"]
+    if ln["mean"] is not None:
+        turns = ln["turns"]
+        extra = f"; {_num(turns['mean'])} turns" if turns["mean"] != ln["mean"] else ""
+        section("length", f"{_num(ln['mean'])} plies (sd {_num(ln['sd'])}, {ln['min']}-{ln['max']}, median "
+                f"{ln['median']:g}){extra}", "length")
+    br = rep["branching"]
+    if br["mean"] is not None:
+        section("branching", f"{_num(br['mean'])} legal moves on average (at most {br['max']:,}), over "
+                f"{br['games']:,} games counted move by move", "branching")
+        section("decisions", f"{_pct(rep['decision_moves'])} of positions have more than one legal move", "decision_moves")
+        ts = rep["tree_size"]
+        section("game tree", f"about 10^{ts['log10']:.1f} distinct games (Knuth's estimate from {ts['games']:,} games)")
+    rp = rep["repetition"]
+    if rp["mean"] is not None:
+        section("repetition", f"{_pct(rp['mean'], 2)} of a game's positions repeat an earlier one "
+                f"({rp['games_with_repeats']:,} of {rp['games']:,} games have a repeat)", "repetition")
+    bd = rep["board"]
+    if bd.get("places") and bd.get("coverage") is not None:
+        never = f"; never: {', '.join(bd['never'][:10])}" if bd["never"] else ""
+        section("board", f"{bd['used']} of {bd['places']} places played ({_pct(bd['coverage'], 0)}){never}", "board")
+    kinds = rep["move_kinds"]
+    if kinds:
+        section("moves", ", ".join(f"{k['kind']} {_pct(k['share'], 0)}" for k in kinds[:6]) +
+                (f" and {len(kinds) - 6} more kinds" if len(kinds) > 6 else ""))
+    rules = rep["rules"]
+    if rules["traced_games"]:
+        never = f"; never ran: {_ranges(rules['ranges'], script)}" if rules["ranges"] else ""
+        section("rules", f"{rules['ran']} of {rules['active']} rule lines ran in {rules['traced_games']} traced "
+                f"games{never}", "rules")
+    ops = rep["openings"]
+    if ops and rep["players"] > 1:
+        shown = ", ".join(f"{o['move']} {_num(o['score'], 2)} ({o['games']})" for o in ops[:6])
+        section("openings", f"first player's score by first move (games): {shown}", "openings")
+    sk = rep.get("skill")
+    if sk:
+        ladder = ", ".join(f"{r['agent']} {r['elo']:+.0f}" for r in sk["ladder"])
+        section("skill", f"Elo {ladder}")
+        for p in sk["pairings"]:
+            mark = "a new level" if p["counts"] else "not clearly better"
+            out.append(f"{'':<14}  {p['agent']} vs {p['against']}: score {_num(p['score'], 3)} over {p['games']} games, "
+                       f"90% lower bound {_num(p['lower90'], 3)}: {mark}")
+        stops = f"; skill stops paying at {sk['stops_at']}" if sk["stops_at"] else ""
+        out.append(f"{'':<14}  {sk['levels']} level{'s' if sk['levels'] != 1 else ''}{stops}; "
+                   f"skill gap {sk['ladder'][-1]['agent']} - random: {sk['gap']:+.0f} Elo")
+        out.append(f"{'':<14}  good: {GOOD['skill']}")
+    ld = rep["leads"]
+    if ld.get("games"):
+        lc, dr, dc = ld["lead_changes"], ld["drama"], ld["decisiveness"]
+        section("lead changes", f"{_num(lc['mean'], 2)} a game (at most {lc['max']}) over {ld['games']} MCTS games",
+                "lead_changes")
+        section("drama", f"the winner was behind at some point in {_pct(dr['winner_behind'], 0)} of games won, "
+                f"for {_pct(dr['share_behind'], 0)} of the searches, by {_num(dr['mean_deficit'], 2)} on average "
+                "at worst", "drama")
+        section("decisiveness", f"{_pct(dc['after_clear'], 0)} of a game is played after the winner is clear "
+                f"(expected to win at {dc['threshold']:.0%} or more at every later search)", "decisiveness")
+    elif not sk:
+        out.append(f"{'':<14}(lead changes, drama, decisiveness and the skill ladder need MCTS games: "
+                   "--agents mcts:200it, or --skill)")
+    return "\n".join(out)

@@ -1,0 +1,387 @@
+"""The designer's lab (nomv analyze): every figure on a tiny game whose true value is known,
+the same figures wherever the games run (one process, a pool, shards merged, a real Dask
+cluster), errors counted and named, and the command line."""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from nomv import Game
+from nomv.cli import main
+from nomv.lab import metrics
+from nomv.lab.executors import InProcess, LocalPool
+from nomv.lab.plan import LabError
+from nomv.lab.records import Writer, merge, read
+from nomv.lab.run import make_plan, play, report
+from nomv.limits import Limits
+
+LAB = Path(__file__).parent / "scripts" / "lab"
+#: Figures that depend on the machine, not the games.
+TIMING = ("games_per_second", "seconds", "where")
+
+
+def analyze(name, options=None, limits=None, executor=None, **kw):
+    game = Game.load(str(LAB / f"{name}.lua") if (LAB / f"{name}.lua").exists() else name, limits=limits)
+    try:
+        plan = make_plan(game, options, **kw)
+        records, _ = play(plan, executor or InProcess(), game=game)
+        return report(plan.header(), records), records, plan
+    finally:
+        game.close()
+
+
+# -- figures on games whose values are known ------------------------------------------------------
+
+def test_first_player_always_wins():
+    rep, records, _ = analyze("first_wins", games=200, traced=5)
+    p1, p2 = rep["seats"]
+    assert (p1["wins"], p1["win_rate"], p2["wins"], p2["losses"]) == (200, 1.0, 0, 200)
+    assert rep["balance"]["value"] == 0.0 and rep["balance"]["seats"] == [1, 2]
+    assert rep["first_player"]["verdict"] == "an advantage" and rep["first_player"]["advantage"] == 0.5
+    assert rep["length"]["mean"] == 1 and rep["decision_moves"] == 1.0
+    # the rule that can never fire: its line is never run, the test before it is
+    source = (LAB / "first_wins.lua").read_text().split("\n")
+    never = source.index('      error("never: the first move ends the game")') + 1
+    assert never in rep["unused_lines"] and never - 1 not in rep["unused_lines"]
+    assert rep["rules"]["traced_games"] == 5 and rep["rules"]["ran"] > 0
+    assert all(line not in rep["unused_lines"] for line in (source.index("    return {to_move = 2, over = true}") + 1,))
+
+
+def test_a_fair_coin_is_balanced_and_has_one_level_of_skill():
+    rep, _, _ = analyze("coin", games=2000, skill=True, rungs=2, base_iterations=4, skill_games=20, traced=0)
+    lo, hi = rep["balance"]["ci95"]
+    assert rep["balance"]["value"] > 0.9 and hi == 1.0
+    assert rep["decision_moves"] == 0.0          # one legal move a ply: nothing to decide
+    assert rep["skill"]["levels"] == 1 and rep["skill"]["stops_at"] == "mcts:4it"
+    assert all(p["score"] == 0.5 for p in rep["skill"]["pairings"])   # same deals, seats swapped
+
+
+def test_a_biased_coin_interval_holds_its_bias():
+    rep, _, _ = analyze("coin", {"bias": "70"}, games=2000, traced=0)
+    lo, hi = rep["seats"][0]["ci95"]
+    assert lo < 0.70 < hi and hi - lo < 0.05
+    assert rep["first_player"]["verdict"] == "an advantage"
+
+
+def test_a_game_always_drawn():
+    rep, _, _ = analyze("draw", games=300, traced=0)
+    assert rep["ends"] == {"won": 0, "drawn": 300, "lost": 0, "cut": 0, "errors": 0}
+    assert [s["draws"] for s in rep["seats"]] == [300, 300] and rep["seats"][0]["score"] == 0.5
+    assert rep["balance"]["value"] == 1.0
+    assert rep["reasons"] == [{"reason": "four marks", "games": 300}]
+    assert rep["length"]["sd"] == 0 and rep["length"]["turns"]["mean"] == 4
+
+
+def test_a_game_that_never_ends_is_cut_and_repeats():
+    rep, records, _ = analyze("endless", games=100, max_plies=200, traced=0)
+    assert rep["ends"]["cut"] == 100 and rep["length"]["min"] == 200
+    # four positions in all: of a game's 201 positions, at least 197 repeat an earlier one
+    assert rep["repetition"]["games"] == 10
+    assert rep["repetition"]["mean"] >= 197 / 201
+    assert all(r["repeats"] / 201 >= 197 / 201 for r in records if "repeats" in r)
+
+
+def test_repetition_is_a_true_fraction_per_game():
+    records = [{"set": "main", "game": 1, "end": "won", "plies": 3, "repeats": 1},
+               {"set": "main", "game": 2, "end": "won", "plies": 9, "repeats": 0}]
+    assert metrics.repetition(records)["mean"] == round((1 / 4 + 0) / 2, 4)     # Ludii's integer division: 0
+
+
+def test_lead_changes_count_from_the_second_ply():
+    assert metrics.lead_changes([[0.7, 0.3]]) == 0                  # a first leader is no change
+    assert metrics.lead_changes([[0.7, 0.3], [0.4, 0.6], False, [0.8, 0.2]]) == 2
+    assert metrics.lead_changes([[0.5, 0.5], [0.6, 0.4], [0.5, 0.5], [0.3, 0.7]]) == 1
+
+
+def test_nim_has_several_levels_of_skill():
+    rep, _, _ = analyze("nim", {"heaps": "3 4 5"}, games=20, traced=0, skill=True, rungs=4,
+                        base_iterations=4, skill_games=60)
+    sk = rep["skill"]
+    assert sk["levels"] >= 3
+    assert sk["pairings"][0]["counts"] and sk["pairings"][0]["lower90"] >= 0.6
+    elo = [r["elo"] for r in sk["ladder"]]
+    assert elo[0] == 0 and elo[1] > 100 and sk["gap"] == elo[-1] > 200
+    assert rep["leads"]["games"] > 0 and rep["leads"]["lead_changes"]["mean"] >= 0
+
+
+def _tictactoe_exact():
+    """Random tic-tac-toe by enumerating its tree with each move's probability (by position:
+    every expectation below is a sum over a position's moves, each with probability 1/k): the
+    first player's wins, the draws, the mean length, the mean of Knuth's estimator (the product
+    of the moves counted at each ply) and of its square, the moves counted and the decisions."""
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+    @functools.lru_cache(maxsize=None)
+    def walk(board):
+        for a, b, c in lines:
+            if board[a] and board[a] == board[b] == board[c]:
+                return {"p1": float(board[a] == 1), "draw": 0.0, "plies": 0.0, "tree": 1.0, "tree2": 1.0,
+                        "moves": 0.0, "decisions": 0.0}
+        empty = [i for i in range(9) if not board[i]]
+        if not empty:
+            return {"p1": 0.0, "draw": 1.0, "plies": 0.0, "tree": 1.0, "tree2": 1.0, "moves": 0.0, "decisions": 0.0}
+        k = len(empty)
+        mover = 1 if k % 2 == 1 else 2
+        kids = [walk(board[:i] + (mover,) + board[i + 1:]) for i in empty]
+        mean = {key: math.fsum(x[key] for x in kids) / k for key in kids[0]}
+        return {"p1": mean["p1"], "draw": mean["draw"], "plies": 1 + mean["plies"], "tree": k * mean["tree"],
+                "tree2": k * k * mean["tree2"], "moves": k + mean["moves"], "decisions": (k > 1) + mean["decisions"]}
+    return walk((0,) * 9)
+
+
+def test_random_tictactoe_matches_its_exact_values():
+    exact = _tictactoe_exact()
+    assert exact["tree"] == pytest.approx(255168, rel=1e-12)          # Knuth's estimator is unbiased
+    n = 10000
+    rep, _, _ = analyze("tictactoe", games=n, traced=0)
+    p1 = float(exact["p1"])
+    assert abs(rep["seats"][0]["win_rate"] - p1) < 4 * math.sqrt(p1 * (1 - p1) / n)       # 0.5849
+    assert abs(rep["ends"]["drawn"] / n - float(exact["draw"])) < 0.014                     # 0.1270
+    lo, hi = rep["seats"][0]["ci95"]
+    assert rep["length"]["mean"] == pytest.approx(float(exact["plies"]), abs=0.05)           # 7.6397
+    assert rep["length"]["turns"]["mean"] == rep["length"]["mean"]
+    # branching, decisions and the tree from the games counted move by move (one in ten here)
+    m = rep["branching"]["games"]
+    assert m == n // 10
+    assert rep["branching"]["mean"] == pytest.approx(float(exact["moves"] / exact["plies"]), rel=0.02)
+    assert rep["decision_moves"] == pytest.approx(float(exact["decisions"] / exact["plies"]), abs=0.01)
+    sd = math.sqrt(exact["tree2"] - exact["tree"] ** 2)
+    estimate = 10 ** rep["tree_size"]["log10"]
+    assert abs(estimate - 255168) < 4 * sd / math.sqrt(m)
+    assert rep["repetition"]["mean"] == 0
+    assert rep["board"]["coverage"] == 1.0 and rep["board"]["places"] == 9
+    assert rep["first_player"]["verdict"] == "an advantage" and lo < p1 + exact["draw"] / 2 < hi
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+def test_errors_in_games_are_counted_and_named_and_the_rest_analysed():
+    rep, records, _ = analyze("faulty", games=300, traced=0)
+    errors = rep["ends"]["errors"]
+    assert 60 < errors < 140 and rep["ends"]["won"] == 300 - errors
+    [err] = rep["errors"]
+    source = (LAB / "faulty.lua").read_text().split("\n")
+    assert err["line"] == source.index("      return missing.field") + 1 and err["hook"] == "play"
+    assert "missing" in err["message"] and err["games"] == errors and err["first"]["plies"] == 2
+    assert rep["seats"][0]["wins"] == 300 - errors        # the other games' figures
+
+
+def test_a_hanging_game_is_an_error_and_the_others_go_on():
+    rep, records, _ = analyze("hangs", games=18, traced=0, limits=Limits(time=0.3))
+    hung = [r for r in records if r["end"] == "error"]
+    assert hung and all(r["error"]["kind"] == "time" for r in hung)
+    assert rep["ends"]["won"] == 18 - len(hung) > 0
+    assert rep["errors"][0]["games"] == len(hung)
+
+
+# -- the same figures wherever the games run ----------------------------------------------------
+
+def _figures(rep):
+    return json.dumps({k: v for k, v in rep.items() if k not in TIMING}, sort_keys=True)
+
+
+def _skill_run(executor=None, shard=None, writer=None):
+    game = Game.load("trinim")
+    try:
+        plan = make_plan(game, games=400, seed=3, traced=3, skill=True, rungs=1, base_iterations=8, skill_games=6)
+        header = plan.header()
+        records, _ = play(plan, executor or InProcess(), shard, writer, game=game)
+        return header, records
+    finally:
+        game.close()
+
+
+def test_same_seed_same_figures_on_one_process_a_pool_and_merged_shards(tmp_path):
+    header, records = _skill_run()
+    alone = report(header, records)
+    assert alone["skill"]["pairings"][0]["games"] == 6 and alone["rules"]["traced_games"] == 3
+    pool = LocalPool(2)
+    try:
+        pooled = report(*_skill_run(pool))
+    finally:
+        pool.close()
+    assert _figures(pooled) == _figures(alone)
+    parts = []
+    for k in (1, 2, 3):
+        path = tmp_path / f"part{k}.jsonl"
+        writer = Writer(path, dict(header, shard=[k, 3]))
+        _skill_run(shard=(k, 3), writer=writer)
+        writer.close()
+        parts.append((str(path), *read(path)))
+    merged_header, merged, missing = merge(parts)
+    assert missing == 0 and merged == records
+    assert _figures(report(merged_header, merged)) == _figures(alone)
+    # a part missing: said, and the figures are of the others
+    _, fewer, missing = merge(parts[:2])
+    assert missing == len(records) - len(fewer) > 0
+    other = tmp_path / "other.jsonl"
+    Writer(other, dict(header, seed=4)).close()
+    with pytest.raises(LabError, match="seed differs"):
+        merge(parts[:1] + [(str(other), *read(other))])
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_dask_cluster_gives_the_same_figures(tmp_path):
+    pytest.importorskip("distributed")
+    from nomv.lab.executors import DaskCluster
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False")
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                               "--port", str(port), "--no-dashboard"], cwd=tmp_path, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        for _ in range(2):
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                           "--nthreads", "1", "--no-dashboard", "--no-nanny"], cwd=tmp_path, env=env,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        from distributed import Client
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with Client(address, timeout=5) as client:
+                    client.wait_for_workers(2, timeout=60)
+                break
+            except (OSError, TimeoutError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        cluster = DaskCluster(address)
+        try:
+            assert "2 workers" in cluster.description
+            on_cluster = report(*_skill_run(cluster))
+        finally:
+            cluster.close()
+        assert _figures(on_cluster) == _figures(report(*_skill_run()))
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+# -- the command line -----------------------------------------------------------------------
+
+def run_cli(args, capsys):
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_json_has_the_issues_keys(capsys):
+    code, out, _ = run_cli(["analyze", str(LAB / "draw.lua"), "--games", "50", "--jobs", "1", "--json"], capsys)
+    rep = json.loads(out)
+    assert code == 0
+    for key in ("game", "games", "agents", "games_per_second", "seats", "balance", "ends", "length", "branching",
+                "decision_moves", "repetition", "unused_lines"):
+        assert key in rep, key
+    assert set(rep["seats"][0]) >= {"seat", "wins", "draws", "losses", "score", "ci95"}
+    assert set(rep["ends"]) >= {"won", "drawn", "cut", "errors"} and set(rep["length"]) >= {"mean", "sd", "min", "max"}
+    assert rep["representative"]["moves"] and rep["representative"]["same"]
+
+
+def test_cli_names_script_errors_without_a_traceback(capsys):
+    code, out, err = run_cli(["analyze", str(LAB / "faulty.lua"), "--games", "60", "--jobs", "1"], capsys)
+    assert code == 1 and "Traceback" not in out + err
+    line = (LAB / "faulty.lua").read_text().split("\n").index("      return missing.field") + 1
+    assert f"faulty.lua:{line}: attempt to index" in out and "(in play)" in out
+    assert out.count("error in ") == 1        # (LuaJIT and Lua 5.4 word it differently: one error)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["analyze", "tictactoe", "--games", "0"], "--games must be at least 1"),
+    (["analyze", "tictactoe", "--agents", "mcts:1s"], "needs a number of iterations"),
+    (["analyze", "tictactoe", "--agents", "random,random,random"], "names 3 players, but the game has 2"),
+    (["analyze", "tictactoe", "--agents", "human"], "a person"),
+    (["analyze", "tictactoe", "--agents", "mcts:fast"], "cannot read 'fast'"),
+    (["analyze", "tictactoe", "--shard", "1/2"], "give --records FILE"),
+    (["analyze", "tictactoe", "--shard", "3/2", "--records", "x"], "K must be from 1 to N"),
+    (["analyze"], "give a GAME"),
+    (["analyze", "nosuchgame"], "nosuchgame"),
+    (["analyze", "tictactoe", "-o", "size=4"], "size"),
+    (["analyze", str(LAB / "coin.lua"), "-o", "bias=200"], "bias"),
+    (["analyze", "peg_solitaire", "--skill"], "two players or more"),
+])
+def test_cli_bad_arguments_give_clear_errors(capsys, args, message):
+    code, out, err = run_cli(args, capsys)
+    assert code in (1, 2) and message in err and "Traceback" not in err
+
+
+def test_an_unreachable_cluster_is_a_clear_error():
+    pytest.importorskip("distributed")
+    from nomv.lab.executors import DaskCluster
+    with pytest.raises(LabError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:"):
+        DaskCluster(f"tcp://127.0.0.1:{_free_port()}", timeout=2)
+
+
+def test_cli_merge_refuses_what_is_not_records(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    code, _, err = run_cli(["analyze", "--merge", str(bad)], capsys)
+    assert code == 1 and "not a records file" in err
+    code, _, err = run_cli(["analyze", "--merge", str(tmp_path / "none.jsonl")], capsys)
+    assert code == 1 and "cannot read" in err
+
+
+def test_cli_shards_and_merge_give_the_whole_run(tmp_path, capsys):
+    whole = run_cli(["analyze", "tictactoe", "--games", "300", "--jobs", "1", "--json"], capsys)[1]
+    files = []
+    for k in (1, 2):
+        files.append(str(tmp_path / f"{k}.jsonl"))
+        code, out, _ = run_cli(["analyze", "tictactoe", "--games", "300", "--jobs", "1", "--shard", f"{k}/2",
+                                "--records", files[-1]], capsys)
+        assert code == 0 and f"shard {k}/2: 150 games" in out
+    code, out, _ = run_cli(["analyze", "--merge", *files, "--json"], capsys)
+    a, b = json.loads(whole), json.loads(out)
+    assert code == 0 and _figures(a) == _figures(b)
+
+
+def test_cli_html_is_one_self_contained_page(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "report.html"
+    code, out, _ = run_cli(["analyze", str(LAB / "nim.lua"), "--games", "200", "--jobs", "1", "--skill", "--rungs",
+                            "2", "--base-iterations", "4", "--skill-games", "10", "--html", str(page)], capsys)
+    text = page.read_text()
+    assert code == 0 and str(page) in out
+    assert text.count("<svg") >= 5 and "<script" not in text.lower()
+    assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text
+    for heading in ("Outcomes by seat", "Length", "Branching", "Skill ladder", "Lead changes", "Openings",
+                    "A representative game"):
+        assert heading in text, heading
+
+
+@pytest.mark.slow
+def test_random_games_at_a_quarter_of_playout_speed_at_least():
+    """The lab's random games against nomv playout's, side by side in one process, CPU time."""
+    for name in ("trinim", "nibble"):
+        game = Game.load(name)
+        try:
+            plan = make_plan(game, games=3000, seed=1, traced=0)
+            ratios = []
+            for _ in range(3):
+                start = time.process_time()
+                stats = game.playout(3000, seed=1)
+                playout = stats.games_per_second
+                _, seconds = play(plan, InProcess())
+                ratios.append((3000 / seconds) / playout)
+                del start
+            assert sorted(ratios)[1] >= 0.25, (name, ratios)
+        finally:
+            game.close()
