@@ -40,9 +40,9 @@ def _ranges(ranges: list[list[int]], name: str) -> str:
 def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: str = "") -> str:
     """The report as the terminal shows it."""
     out: list[str] = []
-    who = ", ".join(dict.fromkeys(rep["agents"]))
+    who = " against ".join(dict.fromkeys(rep["agents"])) + " players"
     how = f" in {rep['seconds']:.1f} s ({rep['games_per_second']:,.0f} games/s, {rep['where']})" if "seconds" in rep else ""
-    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "players")
+    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "players" and v != "")
     out.append(f"{title}, {rep['players']} player{'s' if rep['players'] != 1 else ''}"
                f"{', ' + opts if opts else ''}: {rep['games']:,} games of {who}{how}, seed {rep['seed']}")
     if rep.get("missing_games"):
