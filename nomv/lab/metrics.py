@@ -175,7 +175,7 @@ def length(records: Sequence[Record]) -> dict[str, Any]:
     plies = [r["plies"] for r in games]
     out = _describe(plies)
     out["histogram"] = histogram(plies)
-    out["turns"] = _describe([r.get("turns", r["plies"]) for r in games])
+    out["turns"] = _describe([int(r["turns"] if "turns" in r else r["plies"]) for r in games])
     return out
 
 
@@ -416,7 +416,7 @@ def ladder(records: Sequence[Record], rungs: Sequence[str], players: int) -> dic
         elo = [round(x - elo[0], 1) for x in elo]
     else:
         elo = [0.0] * len(rungs)
-    levels = 1 + sum(p["counts"] for p in pairings)
+    levels = 1 + sum(bool(p["counts"]) for p in pairings)
     stops = next((p["agent"] for p in pairings if not p["counts"]), None)
     return {"ladder": [{"agent": a, "elo": e} for a, e in zip(rungs, elo)], "levels": levels,
             "pairings": pairings, "stops_at": stops, "gap": round(elo[-1] - elo[0], 1)}

@@ -60,6 +60,7 @@ def run_batch(batch: Batch, notations: bool = False) -> list[dict[str, Any]]:
         rules: set[int] | None = None
         for g in games:
             engine.coverage_start()
+            cov: dict[str, Any] | None
             try:
                 lines = _play(engine, batch, [g], agents, notations)
             finally:
