@@ -127,9 +127,29 @@ def _played(raw: Any) -> tuple[State, str, Any]:
     return state, str(notation), json.loads(move)
 
 
+#: A quick game's line (nomv/lua/host/lab.lua): [end, plies, turns, winner, ranks, first, reason].
+_LAB_ENDS = (None, "won", "drawn", "lost", "cut")
+
+
 def _lab_lines(raw: Any) -> tuple[list[dict[str, Any]], int]:
     text, done = raw
-    lines = [json.loads(line) for line in str(text).split("\n")] if text else []
+    reply = json.loads(text)
+    strings = [None, *reply["strings"]]
+    lines: list[dict[str, Any]] = []
+    for g in reply["games"]:
+        if isinstance(g, list):
+            end, plies, turns, winner, ranks, first, reason = g
+            line: dict[str, Any] = {"end": _LAB_ENDS[end], "plies": plies, "turns": turns}
+            if ranks:
+                line["ranks"] = list(strings[ranks])
+            if winner:
+                line["winner"] = winner
+            if first:
+                line["first"] = strings[first]
+            if reason:
+                line["reason"] = strings[reason]
+            g = line
+        lines.append(g)
     return lines, int(done)
 
 

@@ -245,6 +245,8 @@ class Batch:
     agents: tuple[Agent, ...]
     games: tuple[GameSpec, ...]
     traced: bool = False
+    #: The ids of the start scene's places (a step naming one is a place in a kind of move).
+    places: tuple[str, ...] = ()
 
 
 def batches(plan: Plan, specs: list[GameSpec], seconds_per_game: dict[str, float],
@@ -262,7 +264,7 @@ def batches(plan: Plan, specs: list[GameSpec], seconds_per_game: dict[str, float
             seats = run[0].seats
             yield Batch(plan.source, plan.path, "5.4" if run[0].traced else plan.runtime, plan.limits,
                         plan.options, plan.players, plan.max_plies, tuple(agents[s] for s in dict.fromkeys(seats)),
-                        tuple(run), run[0].traced)
+                        tuple(run), run[0].traced, tuple(plan.places))
             run.clear()
     size = 1
     traced = [g for g in specs if g.traced]

@@ -32,7 +32,8 @@ def _lua_batch(games: tuple[GameSpec, ...] | list[GameSpec], batch: Batch) -> di
     seeds: list[int] = []
     for g in games:
         seeds += seed_words(g.seed) + seed_words(mover_seed(g.seed))
-    return {"seeds": seeds, "detail": [g.detail for g in games], "seats": [index[s] for s in games[0].seats]}
+    return {"seeds": seeds, "detail": [g.detail for g in games], "seats": [index[s] for s in games[0].seats],
+            "places": list(batch.places)}
 
 
 def _record(g: GameSpec, line: dict[str, Any]) -> dict[str, Any]:

@@ -195,7 +195,7 @@ def representative(plan_header: dict[str, Any], records: list[dict[str, Any]], r
     spec = GameSpec("main", chosen["game"], chosen["seed"], tuple(chosen["seats"]), 2)
     batch = Batch(plan_header["source"], plan_header["path"], runtime or "jit", limits or Limits(),
                   plan_header["options"], int(plan_header["players"]), int(plan_header["max_plies"]),
-                  tuple(agents.values()), (spec,))
+                  tuple(agents.values()), (spec,), places=tuple(plan_header.get("places") or ()))
     try:
         again = replay_game(batch)
     except NomvError:

@@ -9,8 +9,8 @@
 -- error, and the next game goes on.
 local H, P = ...
 
-local type, next, tostring, rawget, ipairs, pairs, floor = type, next, tostring, rawget, ipairs, pairs, math.floor
-local format, gsub, sbyte = string.format, string.gsub, string.byte
+local type, next, tostring, rawget, ipairs, pairs, floor, select = type, next, tostring, rawget, ipairs, pairs, math.floor, select
+local format, sfind, ssub, sbyte = string.format, string.find, string.sub, string.byte
 local concat = table.concat
 local guarded, to_json, arm = P.guarded, P.to_json, P.arm
 
@@ -83,28 +83,131 @@ end
 P.position_hash = position_hash
 
 ---------------------------------------------------------------------------------------------
--- A kind of move: its label, else the shape of its steps (a run of letters as "a", a number as
--- "0": "c3" and "a10" alike, "pass" apart), so that a designer sees which kinds get played.
+-- A kind of move, for a designer to see which kinds get played: its label, else what its steps
+-- are, in order, a run of the same kind counted: a place of the board (a step that names a
+-- place of the start's scene: "1 place", "2 places" for Trinim's lines and Nibble's pairs), a
+-- named item by the part of its id before a colon ("rotate:1" is "rotate"), or the step itself
+-- ("pass", "done").  So "place + rotate" is a move of a place, then a rotation.
 
-local shapes, shaped = {}, 0
-local function step_shape(s)
-  if type(s) ~= "string" then return "?" end
-  local shape = shapes[s]
-  if shape then return shape end
-  shape = gsub(gsub(s, "%-?%d+", "0"), "%a+", "a")
-  if shaped >= 65536 then shapes, shaped = {}, 0 end
-  shapes[s], shaped = shape, shaped + 1
-  return shape
+local function label_text(label)
+  if type(label) == "table" then return tostring(label.en or select(2, next(label)) or "?") end
+  return tostring(label)
 end
 
-local function move_kind(mv)
-  local label = mv.label
-  if label ~= nil then return tostring(label) end
-  local n = #mv
-  if n == 1 then return step_shape(mv[1]) end
+local function step_class(s, places)
+  if type(s) ~= "string" then return "?" end
+  if places[s] then return "place" end
+  local colon = sfind(s, ":", 1, true)
+  if colon and colon > 1 then return ssub(s, 1, colon - 1) end
+  return s
+end
+
+local function kind_text(classes)
+  local runs, counts = {}, {}
+  for k = 1, #classes do
+    local c = classes[k]
+    if runs[#runs] == c then counts[#runs] = counts[#runs] + 1
+    else runs[#runs + 1], counts[#runs + 1] = c, 1 end
+  end
   local parts = {}
-  for k = 1, n do parts[k] = step_shape(mv[k]) end
-  return concat(parts, " ")
+  for r = 1, #runs do
+    local c, k = runs[r], counts[r]
+    if c == "place" then parts[r] = k == 1 and "1 place" or format("%d places", k)
+    elseif k == 1 then parts[r] = c
+    else parts[r] = format("%d × %s", k, c) end
+  end
+  return concat(parts, " + ")
+end
+
+-- The kinds already named, as a tree walked by the steps' classes (class_of[s] caches a step's
+-- class): naming a move's kind is then a few table reads.  Both are made afresh for each request
+-- (another request may give other places), and start again when they grow large.
+local class_of, kind_tree, named = {}, {}, 0
+local function move_kind(mv, places)
+  local label = mv.label
+  if label ~= nil then return label_text(label) end
+  local node = kind_tree
+  for k = 1, #mv do
+    local s = mv[k]
+    local c = class_of[s]
+    if c == nil then
+      c = step_class(s, places)
+      if type(s) == "string" then class_of[s], named = c, named + 1 end
+    end
+    local next_node = node[c]
+    if next_node == nil then
+      next_node = {}
+      node[c] = next_node
+    end
+    node = next_node
+  end
+  local kind = node[0]
+  if kind == nil then
+    local classes = {}
+    for k = 1, #mv do classes[k] = class_of[mv[k]] or step_class(mv[k], places) end
+    kind = kind_text(classes)
+    node[0] = kind
+  end
+  if named > 65536 then class_of, kind_tree, named = {}, {}, 0 end
+  return kind
+end
+P.lab_move_kind = move_kind
+
+---------------------------------------------------------------------------------------------
+-- The strings of a batch's reply (first moves, reasons, ranks), each written once as JSON
+-- and named by its number: a game's line is then a handful of numbers.
+
+-- interned[kind][key]: the number of a first move's notation, a reason (a string, or a table
+-- of languages by its JSON) or ranks (by a number, or a string for large ranks).
+local strings, interned
+local function intern(kind, key, json)
+  local known = interned[kind]
+  local k = known[key]
+  if k == nil then
+    k = #strings + 1
+    strings[k] = json or to_json(key, "text")
+    known[key] = k
+  end
+  return k
+end
+
+-- The checks of a notation or a reason (nomv/lua/host/moves.lua, results.lua), once for each
+-- distinct text: their patterns would stop LuaJIT compiling the loop around them.
+local good_notation, good_reason = {}, {}
+local function first_notation(state, mv)
+  local notation = P.game().notation
+  local text = notation and notation(state, mv)
+  if type(text) == "string" and good_notation[text] then return text end
+  text = P.notation_of(state, mv)
+  good_notation[text] = true
+  return text
+end
+
+local function reason_key(reason)
+  if reason == nil then return 0 end
+  if type(reason) == "string" and good_reason[reason] then return intern("reason", reason) end
+  P.check_text(reason, "result: reason", "E053")
+  if type(reason) == "string" then
+    good_reason[reason] = true
+    return intern("reason", reason)
+  end
+  local json = to_json(reason, "reason")
+  return intern("languages", json, json)
+end
+
+local function ranks_key(ranks, np)
+  local key, small = 0, np <= 15
+  for p = 1, np do
+    local r = ranks[p]
+    if r > 9 then small = false; break end
+    key = key * 10 + r
+  end
+  if not small then key = concat(ranks, ",", 1, np) end
+  local k = interned.ranks[key]
+  if k then return k end
+  local parts = {}
+  for p = 1, np do parts[p] = format("%d", ranks[p]) end
+  return intern("ranks", key, "[" .. concat(parts, ",") .. "]")
 end
 
 ---------------------------------------------------------------------------------------------
@@ -113,12 +216,52 @@ end
 -- Where the game in hand has got to, for the line of a game that failed half-way.
 local progress = {plies = 0}
 
+local ENDS = {won = 1, drawn = 2, lost = 3, cut = 4}
+
+-- A game of random players described at detail 0 (nine games in ten): the loop of a playout
+-- (nomv/lua/host/loops.lua) with the turns counted and the first move's notation written down,
+-- and its line a list of numbers: [end, plies, turns, winner or 0, ranks, first move, reason]
+-- (the last three numbered in the batch's strings, 0 for none).  Two generators serve every
+-- game of a batch, loaded with each game's seeds: the same numbers as new ones would give.
+local quick_chance, quick_mover, quick_ranks
+local function quick_game(opts, setup, mover, np, max_plies)
+  local result, setup_with, play_with = P.need("result"), P.setup_with, P.play_with
+  local random_move_of, checked_mover = P.random_move_of, P.checked_mover
+  local chance, rng, ranks = quick_chance:load(setup), quick_mover:load(mover), quick_ranks
+  local state = setup_with(opts, chance)
+  local plies, turns, last_mover, first = 0, 0, nil, 0
+  progress.plies = 0
+  while true do
+    local res = result(state)
+    if res ~= nil and res ~= false then
+      local winner, firsts = P.rank(res, np, ranks)
+      local e = winner and 1 or firsts > 1 and 2 or 3
+      return "[" .. e .. "," .. plies .. "," .. turns .. "," .. (winner and floor(winner) or 0) .. ","
+             .. ranks_key(ranks, np) .. "," .. first .. "," .. reason_key(res.reason) .. "]"
+    end
+    if plies >= max_plies then
+      return "[4," .. plies .. "," .. turns .. ",0,0," .. first .. ",0]"
+    end
+    local p = checked_mover(state, np)
+    if p == nil then
+      P.contract("E063", "the player to move is nil while the game runs (result returned no result)")
+    end
+    if p ~= last_mover then turns, last_mover = turns + 1, p end
+    local mv = random_move_of(state, rng)
+    if plies == 0 then first = intern("first", first_notation(state, mv)) end
+    state = play_with(state, mv, chance)
+    plies = plies + 1
+    progress.plies = plies
+  end
+end
+
 -- agents[i]: {kind = "random"} or {kind = "mcts", iterations = n, c = x, depth = n}; `setup`
 -- and `mover` seed the state's chance and the players' choices; seats[p] is the agent of seat p;
 -- detail 0 describes the game's end, length and first move, 1 also its positions (repeats),
 -- steps and kinds of moves, 2 also the legal moves counted at every ply (a game with an MCTS
--- seat is described at 2: its search lists them anyway).
-local function play_game(opts, setup, mover, seats, detail, np, max_plies, agents, notations)
+-- seat is described at 2: its search lists them anyway).  places: the set of the start scene's
+-- places (kinds of moves).
+local function play_game(opts, setup, mover, seats, detail, np, max_plies, agents, notations, places)
   local Rng = P.Rng
   local result, play_with, do_play = P.need("result"), P.play_with, P.do_play
   local mover_rng = Rng.new(mover)
@@ -207,7 +350,7 @@ local function play_game(opts, setup, mover, seats, detail, np, max_plies, agent
         local s = mv[k]
         if type(s) == "string" then cells[s] = (cells[s] or 0) + 1 end
       end
-      local kind = move_kind(mv)
+      local kind = move_kind(mv, places)
       kinds[kind] = (kinds[kind] or 0) + 1
     end
     if history then history[plies + 1] = P.move_key(mv) end
@@ -226,40 +369,30 @@ local function play_game(opts, setup, mover, seats, detail, np, max_plies, agent
     line.values = values
   end
   line.moves = moves_played
-  return line
+  return to_json(line, "line")
 end
 
--- A game's line of JSON.  The usual line (an end, two counts, the ranks, a first move) is
--- written directly: to_json's sorted keys cost as much as a short random game.
-local function line_json(line)
-  if line.cells or line.values or line.moves or type(line.reason) == "table" then
-    return to_json(line, "line")
-  end
-  local ranks = line.ranks
-  local out = {'{"end":"', line["end"], '","plies":', format("%d", line.plies), ',"turns":', format("%d", line.turns)}
-  if ranks then
-    local r = {}
-    for i = 1, #ranks do r[i] = format("%d", ranks[i]) end
-    out[#out + 1] = ',"ranks":[' .. concat(r, ",") .. "]"
-  end
-  if line.winner then out[#out + 1] = format(',"winner":%d', line.winner) end
-  if line.first then out[#out + 1] = ',"first":' .. to_json(line.first, "first") end
-  if line.reason then out[#out + 1] = ',"reason":' .. to_json(line.reason, "reason") end
-  out[#out + 1] = "}"
-  return concat(out)
-end
-
--- Plays games with the agents; returns their lines of JSON, one per game in order, and how
--- many games they are: fewer than asked when the reply grew large, or after a game that failed
--- (its line is {"error": ..., "plies": ...}: the error as the host describes any, with its
--- message, the script's line, the hook and the checker's code).  The caller asks again for the
--- rest: a failure costs one more request, and a good game no protected call of its own.
+-- Plays games with the agents; returns {"strings": [...], "games": [...]} as JSON, a line a
+-- game in order (an object, or the list of numbers of quick_game), and how many games they
+-- are: fewer than asked when the reply grew large, or after a game that failed (its line is
+-- {"error": ..., "plies": ...}: the error as the host describes any, with its message, the
+-- script's line, the hook and the checker's code).  The caller asks again for the rest: a
+-- failure costs one more request, and a good game no protected call of its own.
 -- batch: {seeds = {twelve numbers a game: its setup seed, then its players'}, detail = {a
--- level a game}, seats = {the agent of each seat}}.
+-- level a game}, seats = {the agent of each seat}, places = {the start scene's places}}.
 function H.lab_games(opts, batch, np, max_plies, agents, notations)
   local out, done = {}, 0
+  strings, interned = {}, {first = {}, reason = {}, languages = {}, ranks = {}}
+  class_of, kind_tree, named = {}, {}, 0
   local ok, err = guarded("playout", function()
     local seeds, detail, seats = batch.seeds, batch.detail, batch.seats
+    local places = {}
+    for _, id in ipairs(batch.places or {}) do places[id] = true end
+    local quick = not notations
+    for p = 1, np do if agents[seats[p]].kind ~= "random" then quick = false end end
+    if quick and not quick_chance then
+      quick_chance, quick_mover, quick_ranks = P.Rng.new({1, 1, 1, 1, 1, 1}), P.Rng.new({1, 1, 1, 1, 1, 1}), {}
+    end
     local size = 0
     local setup, mover = {}, {}
     P.start_periods()
@@ -267,7 +400,12 @@ function H.lab_games(opts, batch, np, max_plies, agents, notations)
       P.new_period()                         -- (each game gets the time limit afresh)
       local base = (i - 1) * 12
       for k = 1, 6 do setup[k], mover[k] = seeds[base + k], seeds[base + 6 + k] end
-      local text = line_json(play_game(opts, setup, mover, seats, detail[i], np, max_plies, agents, notations))
+      local text
+      if quick and detail[i] == 0 then
+        text = quick_game(opts, setup, mover, np, max_plies)
+      else
+        text = play_game(opts, setup, mover, seats, detail[i], np, max_plies, agents, notations, places)
+      end
       out[i], size, done = text, size + #text, i
       if size > MAX_REPLY then break end
     end
@@ -276,7 +414,9 @@ function H.lab_games(opts, batch, np, max_plies, agents, notations)
     done = done + 1
     out[done] = format('{"error":%s,"plies":%d}', err, progress.plies)
   end
-  return true, concat(out, "\n"), done
+  local reply = '{"strings":[' .. concat(strings, ",") .. '],"games":[' .. concat(out, ",") .. "]}"
+  strings, interned = nil, nil
+  return true, reply, done
 end
 
 -- The lines of the script that the rules can run: the functions reachable from the hooks a game
