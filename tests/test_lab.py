@@ -192,6 +192,19 @@ def test_quick_games_tell_what_described_games_tell():
             game.close()
 
 
+def test_kinds_of_moves_are_named_by_what_their_steps_are():
+    rep, _, _ = analyze("kinds", games=400, traced=0)
+    kinds = {k["kind"]: k["share"] for k in rep["move_kinds"]}
+    # places (cells of the scene, a1..c1), named items by their prefix, a step alone, a label
+    assert set(kinds) == {"1 place", "2 places", "1 place + rotate", "pass", "drop", "2 places + done"}
+    assert kinds["1 place"] == pytest.approx(2 / 9, abs=0.05) and kinds["drop"] == pytest.approx(1 / 9, abs=0.04)
+    assert rep["move_kinds"][0]["kind"] == "1 place"
+    trinim, _, _ = analyze("trinim", games=200, traced=0)
+    assert {k["kind"] for k in trinim["move_kinds"]} == {"1 place", "2 places"}      # a cell, or a line's ends
+    nibble, _, _ = analyze("nibble", games=30, traced=0)
+    assert {k["kind"] for k in nibble["move_kinds"]} <= {f"{n} place{'s' if n > 1 else ''}" for n in range(1, 10)}
+
+
 # -- errors ------------------------------------------------------------------------------------
 
 def test_errors_in_games_are_counted_and_named_and_the_rest_analysed():

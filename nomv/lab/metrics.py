@@ -255,8 +255,9 @@ def board(records: Sequence[Record], places: dict[str, Any]) -> dict[str, Any]:
 
 
 def move_kinds(records: Sequence[Record]) -> list[dict[str, Any]]:
-    """The kinds of moves played (a move's label, else the shape of its steps: c3 and a10 are
-    "a0"), with their share of the moves of the detailed games."""
+    """The kinds of moves played (a move's label, else what its steps are: "1 place", "2 places",
+    "1 place + rotate", "pass": nomv/lua/host/lab.lua), with their share of the moves of the
+    detailed games."""
     counts: Counter[str] = Counter()
     for r in finished(records):
         if isinstance(r.get("kinds"), dict):

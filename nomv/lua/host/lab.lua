@@ -84,10 +84,11 @@ P.position_hash = position_hash
 
 ---------------------------------------------------------------------------------------------
 -- A kind of move, for a designer to see which kinds get played: its label, else what its steps
--- are, in order, a run of the same kind counted: a place of the board (a step that names a
--- place of the start's scene: "1 place", "2 places" for Trinim's lines and Nibble's pairs), a
--- named item by the part of its id before a colon ("rotate:1" is "rotate"), or the step itself
--- ("pass", "done").  So "place + rotate" is a move of a place, then a rotation.
+-- are, in order, a run of the same kind counted.  A step is a named item by the part of its id
+-- before a colon ("rotate:1" is "rotate", "slot:3,-1" is "slot"); else a place (a place of the
+-- start's scene, or an id with a digit, "c3", that names a place drawn later); else the step
+-- itself ("pass", "done").  So Trinim's moves are "1 place" or "2 places" (a line), Nibble's
+-- "1 place" to "6 places" (the blocks taken), Nonads' "slot + rot" or "tile + slot + rot".
 
 local function label_text(label)
   if type(label) == "table" then return tostring(label.en or select(2, next(label)) or "?") end
@@ -96,9 +97,9 @@ end
 
 local function step_class(s, places)
   if type(s) ~= "string" then return "?" end
-  if places[s] then return "place" end
   local colon = sfind(s, ":", 1, true)
   if colon and colon > 1 then return ssub(s, 1, colon - 1) end
+  if places[s] or sfind(s, "%d") then return "place" end
   return s
 end
 
