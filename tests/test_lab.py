@@ -205,6 +205,148 @@ def test_kinds_of_moves_are_named_by_what_their_steps_are():
     assert {k["kind"] for k in nibble["move_kinds"]} <= {f"{n} place{'s' if n > 1 else ''}" for n in range(1, 10)}
 
 
+def test_rule_coverage_tells_other_options_code_from_dead_code():
+    rep, _, plan = analyze("options", games=20, traced=2)
+    source = (LAB / "options.lua").read_text().split("\n")
+    twist, long_game, dead = (next(i + 1 for i, text in enumerate(source) if mark in text)
+                              for mark in ("-- only with mode=twist", "-- only with length=3", "-- no option reaches this"))
+    rules = rep["rules"]
+    assert [st.label for st in plan.settings] == ["length=3", "mode=twist"] and rules["fixed_options"] == ["note"]
+    assert rules["other_games"] == 4
+    assert rep["unused_lines"] == [dead]
+    elsewhere = {tuple(p["range"]): p["settings"] for p in rules["other_options"]}
+    assert elsewhere == {(twist, twist): ["mode=twist"], (long_game, long_game): ["length=3"]}
+    assert rep["verdicts"]["rules"]["verdict"] == "watch" and "2 more ran only with other options" in \
+        rep["verdicts"]["rules"]["says"]
+
+
+def test_the_heat_map_draws_the_boards_own_cells():
+    from nomv.lab.run import _places
+    sides = {}
+    for name in ("nibble", "hex", "trinim", "nonads"):
+        game = Game.load(name, isolate=False)
+        try:
+            centres, shapes = _places(game, game.resolve_options())
+        finally:
+            game.close()
+        assert set(centres) == set(shapes)
+        sides[name] = {len(s["polygon"]) // 2 for s in shapes.values()}
+        if name == "nibble":                         # squares of side 1 in a 9 x 9 block, not hexes
+            xs = {round(x, 3) for s in shapes.values() for x in s["polygon"][0::2]}
+            assert len(shapes) == 81 and len(xs) == 10
+    assert sides == {"nibble": {4}, "hex": {6}, "trinim": {6}, "nonads": set()}   # (Nonads: named slots only)
+    pytest.importorskip("matplotlib")
+    from nomv.lab.html import _board
+    rep, _, plan = analyze("tictactoe", games=200, traced=0)
+    svg = _board(rep, plan.header())
+    assert svg.count("<svg") == 1 and "9 of 9 places" in svg
+
+
+# -- verdicts: what each figure says, never contradicted by the figure ----------------------------
+
+def _verdict(rep, key):
+    return rep["verdicts"][key]["verdict"]
+
+
+def test_verdicts_on_games_of_known_value():
+    first, _, _ = analyze("first_wins", games=200, traced=5)
+    assert _verdict(first, "first_player") == _verdict(first, "balance") == "watch"
+    assert _verdict(first, "rules") == "watch"                    # the rule that can never fire
+    assert _verdict(first, "ends") == "ok"
+    fair, _, _ = analyze("coin", games=2000, traced=0, skill=True, rungs=2, base_iterations=4, skill_games=20)
+    assert _verdict(fair, "first_player") == "ok" and _verdict(fair, "decision_moves") == "watch"
+    assert _verdict(fair, "skill") == "watch" and "stops paying at mcts:4it" in fair["verdicts"]["skill"]["says"]
+    biased, _, _ = analyze("coin", {"bias": "70"}, games=2000, traced=0)
+    assert _verdict(biased, "first_player") == "watch" and "above the fair share" in biased["verdicts"]["first_player"]["says"]
+    drawn, _, _ = analyze("draw", games=300, traced=0)
+    assert _verdict(drawn, "balance") == _verdict(drawn, "first_player") == "ok"
+    endless, _, _ = analyze("endless", games=100, max_plies=200, traced=0)
+    assert _verdict(endless, "ends") == _verdict(endless, "repetition") == "watch"
+    assert "100.0% of games were cut at 200 plies" in endless["verdicts"]["ends"]["says"]
+    ttt, _, _ = analyze("tictactoe", games=3000, traced=10)
+    assert _verdict(ttt, "tree_size") == "watch" and "10^5.4" in ttt["verdicts"]["tree_size"]["says"]
+    assert _verdict(ttt, "rules") == _verdict(ttt, "board") == _verdict(ttt, "repetition") == "ok"
+    nim, _, _ = analyze("nim", {"heaps": "3 4 5"}, games=20, traced=0, skill=True, rungs=4, base_iterations=4,
+                        skill_games=60)
+    assert nim["skill"]["levels"] >= 3 and _verdict(nim, "skill") == "ok"
+
+
+def _nibble_as_the_lead_read_it():
+    """The figures of a real report of Nibble (9,604 random games, a two-rung ladder of 20 games)
+    whose old "good:" lines contradicted them."""
+    rep = {"players": 2, "max_plies": 1000, "games": 9604,
+           "first_player": {"score": 0.522, "ci95": [0.512, 0.532], "fair": 0.5, "advantage": 0.022,
+                            "verdict": "an advantage"},
+           "balance": {"value": 0.956, "ci95": [0.936, 0.976], "seats": [1, 2]},
+           "ends": {"won": 9604, "drawn": 0, "lost": 0, "cut": 0, "errors": 0},
+           "length": {"mean": 56.5}, "branching": {"mean": 12.7}, "decision_moves": 0.986,
+           "tree_size": {"log10": 64.5}, "repetition": {"mean": 0.0},
+           "board": {"places": 81, "used": 81, "coverage": 1.0, "games": 961},
+           "move_kinds": [{"kind": "1 place", "moves": 10, "share": 1.0}],
+           "rules": {"traced_games": 10, "active": 237, "ran": 197, "unused_lines": list(range(197, 237)),
+                     "ran_elsewhere": 0, "fixed_options": ["layout"], "errors": []},
+           "openings": [{"move": "i1", "games": 2092, "score": 0.52}, {"move": "i1,i9", "games": 276, "score": 0.59}],
+           "leads": {"games": 20, "lead_changes": {"mean": 14.45},
+                     "drama": {"winner_behind": 1.0, "games_won": 20}, "decisiveness": {"after_clear": 0.07}}}
+    pairings = [{"agent": "mcts:16it", "against": "random", "games": 20, "score": 0.6, "lower90": 0.457, "counts": False},
+                {"agent": "mcts:32it", "against": "mcts:16it", "games": 20, "score": 0.9, "lower90": 0.782, "counts": True}]
+    rep["skill"] = dict(metrics.ladder([], ["random", "mcts:16it", "mcts:32it"], 2), pairings=pairings)
+    return rep
+
+
+def test_no_verdict_is_contradicted_by_its_figure():
+    from nomv.lab import verdicts
+    rep = _nibble_as_the_lead_read_it()
+    # the ladder's own reading of those pairings
+    sk = metrics.ladder([{"set": f"ladder {k}", "game": n, "seed": n, "end": "won", "plies": 9,
+                          "seats": (["mcts:16it", "random"] if k == 1 else ["mcts:32it", "mcts:16it"]),
+                          "ranks": [1, 2] if n <= wins else [2, 1], "winner": 1 if n <= wins else 2}
+                         for k, wins in ((1, 12), (2, 18)) for n in range(1, 21)],
+                        ["random", "mcts:16it", "mcts:32it"], 2)
+    assert [p["counts"] for p in sk["pairings"]] == [False, True] and sk["levels"] == 2
+    assert sk["stops_at"] is None and sk["top_counts"] and sk["unclear"] == ["mcts:16it"]
+    rep["skill"] = sk
+    v = verdicts.verdicts(rep)
+    assert v["first_player"]["verdict"] == "watch"          # 0.512-0.532 does not hold 0.5
+    assert v["balance"]["verdict"] == "unclear"             # 0.936-0.976 straddles 0.95
+    assert v["rules"]["verdict"] == "watch" and "40 lines never ran" in v["rules"]["says"]
+    assert v["drama"]["verdict"] == "watch" and "100%" in v["drama"]["says"]
+    assert v["lead_changes"]["verdict"] == "watch"
+    assert v["skill"]["verdict"] == "unclear" and "still pays at the top rung" in v["skill"]["says"]
+    assert "stops paying" not in v["skill"]["says"]
+    assert v["decisiveness"]["verdict"] == "ok"
+    # two first moves compared: i1,i9's interval (widened for two) lies above the 0.522 of all games
+    assert v["openings"]["verdict"] == "watch" and "i1,i9 scores 0.59 over 276 games" in v["openings"]["says"]
+    # and the terminal never prints an approval the figures contradict
+    from nomv.lab.report import format_text
+    base = {"game": "nibble", "agents": ["random"], "seed": 0, "options": {}, "reasons": [], "errors": [],
+            "seats": [{"wins": 5013, "draws": 0, "losses": 4591, "score": 0.522, "ci95": [0.512, 0.532]},
+                      {"wins": 4591, "draws": 0, "losses": 5013, "score": 0.478, "ci95": [0.468, 0.488]}]}
+    rep["length"] = {"mean": 56.5, "sd": 5.5, "min": 22, "max": 70, "median": 57, "turns": {"mean": 56.5}}
+    rep["branching"] = {"mean": 12.7, "max": 132, "games": 97}
+    rep["tree_size"] = {"log10": 64.5, "games": 97}
+    rep["repetition"] = {"mean": 0.0, "games": 961, "games_with_repeats": 0}
+    rep["board"].update(never=[])
+    rep["rules"].update(ranges=[[197, 236]], other_options=[], settings=[])
+    rep["leads"].update(lead_changes={"mean": 14.45, "max": 23},
+                        drama={"winner_behind": 1.0, "games_won": 20, "share_behind": 0.32, "mean_deficit": 0.53},
+                        decisiveness={"after_clear": 0.07, "threshold": 0.9})
+    rep["openings"] = [dict(o, ci95=[0, 1]) for o in rep["openings"]]
+    rep["verdicts"] = verdicts.verdicts(rep)
+    text = format_text({**base, **rep}, "Nibble", ["Player 1", "Player 2"], "nibble.lua")
+    assert "good:" not in text
+    assert "watch: the first player scores 2.2 points above the fair share" in text
+    assert "watch: 40 lines never ran" in text and "watch: the winner was behind in 100% of games won" in text
+    assert "20 games a rung" in text and "42% of the time" in text
+
+
+def test_the_ladder_says_what_its_games_can_find():
+    assert metrics.level_power(150, 0.7) > 0.9 > metrics.level_power(100, 0.7)
+    assert metrics.level_power(20, 0.7) < 0.5
+    assert metrics.detectable(20) == 0.84 and metrics.detectable(150) == 0.7
+    assert metrics.level_power(150, 0.6) < 0.15            # a rung no better than 0.6: rarely a level
+
+
 # -- errors ------------------------------------------------------------------------------------
 
 def test_errors_in_games_are_counted_and_named_and_the_rest_analysed():

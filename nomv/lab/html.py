@@ -12,7 +12,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .report import GOOD  # noqa: E402
+from .report import power_text, share  # noqa: E402
+
 
 INK, ACCENT, SOFT, WARN = "#2b2b2b", "#3c64d4", "#c9d6f5", "#d04040"
 SEAT_COLOURS = ["#3c64d4", "#d04040", "#2e9e5b", "#d08a20", "#8a4fc0", "#20a0b0"]
@@ -21,12 +22,20 @@ STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #2b2b2b; margin: 0 auto;
        max-width: 1100px; padding: 24px; line-height: 1.45; background: #fbfaf7; }
 h1 { font-size: 1.7em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; }
-.meta { color: #555; } .good { color: #2e7d4f; font-size: 0.95em; } .warn { color: #b03030; }
+.meta { color: #555; } .warn { color: #b03030; } .good { color: #555; }
+.verdict { padding: 4px 10px; border-left: 4px solid #bbb; background: #f3f1ec; }
+.verdict.ok { border-color: #2e9e5b; } .verdict.ok b { color: #2e7d4f; }
+.verdict.watch { border-color: #d08a20; } .verdict.watch b { color: #a05a00; }
+.verdict.unclear { border-color: #8a8a8a; } .verdict.note { color: #555; }
 table { border-collapse: collapse; margin: 0.6em 0; } td, th { padding: 3px 10px; text-align: right; }
 th { border-bottom: 1px solid #bbb; } td.l, th.l { text-align: left; } tr:nth-child(even) td { background: #f0eee8; }
 .figure svg { max-width: 100%; height: auto; } .moves { font-family: ui-monospace, monospace; }
-pre { background: #f0eee8; padding: 8px; overflow-x: auto; }
-.grid { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; } @media (max-width: 800px) { .grid { display: block; } }
+pre { background: #f0eee8; padding: 8px; overflow-x: auto; } .wide { overflow-x: auto; }
+.grid { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; align-items: end; }
+table { display: block; overflow-x: auto; max-width: 100%; } td { white-space: nowrap; }
+@media (max-width: 800px) { .grid { display: block; } }
+@media (max-width: 600px) { body { padding: 12px; font-size: 15px; } td, th { padding: 3px 6px; }
+  h1 { font-size: 1.4em; } }
 """
 
 
@@ -60,16 +69,24 @@ def _ci(pair: list[float | None]) -> str:
     return f"{_f(pair[0])}–{_f(pair[1])}"
 
 
-def _good(key: str) -> str:
-    return f'<p class="good">Good: {_e(GOOD[key])}.</p>'
+def _verdict(rep: dict[str, Any], key: str) -> str:
+    """The figure's verdict (nomv/lab/verdicts.py): ok, watch or unclear with what it says, or
+    only what a good value looks like."""
+    v = (rep.get("verdicts") or {}).get(key)
+    if not v:
+        return ""
+    if v["verdict"] is None:
+        return f'<p class="verdict note">A good value: {_e(v["good"])}.</p>'
+    label = {"ok": "OK", "watch": "Watch", "unclear": "Unclear"}[v["verdict"]]
+    good = "" if v["verdict"] == "ok" else f' <span class="good">(a good value: {_e(v["good"])})</span>'
+    return f'<p class="verdict {v["verdict"]}"><b>{label}:</b> {_e(v["says"])}.{good}</p>'
 
 
 def _outcomes(rep: dict[str, Any], names: list[str]) -> str:
     seats = rep["seats"]
     n = max(1, rep["games"] - rep["ends"]["errors"])
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(9.6, 2.2 + 0.35 * len(seats)))
-    for a in (ax, bx):
-        a.spines[["top", "right"]].set_visible(False)
+    height = 1.6 + 0.4 * len(seats)
+    fig, ax = _fig(5.6, height)
     ys = list(range(len(seats)))[::-1]
     wins = [s["wins"] / n for s in seats]
     draws = [s["draws"] / n for s in seats]
@@ -80,28 +97,37 @@ def _outcomes(rep: dict[str, Any], names: list[str]) -> str:
     ax.set_yticks(ys, names)
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games")
-    ax.legend(loc="lower right", fontsize=8, frameon=False, ncol=3, bbox_to_anchor=(1, 1))
+    ax.legend(loc="lower right", fontsize=9, frameon=False, ncol=3, bbox_to_anchor=(1, 1))
+    shares = _svg(fig)
+    # The scores zoomed on their intervals and the fair share: whether an interval holds it shows.
+    fig, bx = _fig(5.6, height)
     scores = [s["score"] or 0 for s in seats]
-    lo = [sc - (s["ci95"][0] or 0) for sc, s in zip(scores, seats)]
-    hi = [(s["ci95"][1] or 0) - sc for sc, s in zip(scores, seats)]
-    bx.errorbar(scores, ys, xerr=[lo, hi], fmt="o", color=INK, capsize=4)
+    lows = [s["ci95"][0] or 0 for s in seats]
+    highs = [s["ci95"][1] or 0 for s in seats]
+    bx.errorbar(scores, ys, xerr=[[sc - lo for sc, lo in zip(scores, lows)], [hi - sc for sc, hi in zip(scores, highs)]],
+                fmt="o", color=INK, capsize=4)
+    marks = lows + highs
     if rep["players"] > 1:
-        bx.axvline(1 / rep["players"], color=WARN, linestyle="--", linewidth=1, label="fair share")
-        bx.legend(fontsize=8, frameon=False, loc="lower right", bbox_to_anchor=(1, 1))
+        fair = 1 / rep["players"]
+        marks.append(fair)
+        bx.axvline(fair, color=WARN, linestyle="--", linewidth=1, label=f"fair share {fair:.3f}")
+        bx.legend(fontsize=9, frameon=False, loc="lower right", bbox_to_anchor=(1, 1))
+    pad = max(0.01, 0.15 * (max(marks) - min(marks)))
+    bx.set_xlim(max(0.0, min(marks) - pad), min(1.0, max(marks) + pad))
     bx.set_yticks(ys, names)
-    bx.set_xlim(0, 1)
-    bx.set_xlabel("score (wins + draws/2) with 95% interval")
-    fig.tight_layout()
+    bx.set_xlabel("score (wins + draws/2), 95% interval")
+    intervals = _svg(fig)
     rows = "".join(f'<tr><td class="l">{_e(name)}</td><td>{s["wins"]:,}</td><td>{s["draws"]:,}</td><td>{s["losses"]:,}'
                    f'</td><td>{_f(s["score"])}</td><td>{_ci(s["ci95"])}</td></tr>' for name, s in zip(names, seats))
-    out = [_svg(fig), '<table><tr><th class="l">seat</th><th>wins</th><th>draws</th><th>losses</th><th>score</th>'
+    out = [f'<div class="grid">{shares}{intervals}</div>',
+           '<table><tr><th class="l">seat</th><th>wins</th><th>draws</th><th>losses</th><th>score</th>'
            f"<th>95% interval</th></tr>{rows}</table>"]
     fp, b = rep.get("first_player"), rep["balance"]
     if fp:
         out.append(f"<p>First player: score {_f(fp['score'])} (95% interval {_ci(fp['ci95'])}) against a "
-                   f"fair {_f(fp['fair'])}: <b>{_e(fp['verdict'])}</b>.</p>{_good('first_player')}")
+                   f"fair {_f(fp['fair'])}: <b>{_e(fp['verdict'])}</b>.</p>{_verdict(rep, 'first_player')}")
         out.append(f"<p>Balance: <b>{_f(b['value'])}</b> (95% interval {_ci(b['ci95'])}): 1 minus the largest "
-                   f"gap between two seats' win rates.</p>{_good('balance')}")
+                   f"gap between two seats' win rates.</p>{_verdict(rep, 'balance')}")
     return "".join(out)
 
 
@@ -118,7 +144,7 @@ def _ends(rep: dict[str, Any], script: str) -> str:
         out.append(f'<p class="warn">Error in {err["games"]:,} games: {_e(where)}: {_e(err["message"])}'
                    f'{" (in " + _e(err["hook"]) + ")" if err.get("hook") else ""}; first in game {first["game"]} '
                    f'(seed {first["seed"]}) at ply {first["plies"] + 1}.</p>')
-    return "".join(out) + _good("ends")
+    return "".join(out) + _verdict(rep, "ends")
 
 
 def _length(rep: dict[str, Any]) -> str:
@@ -128,14 +154,18 @@ def _length(rep: dict[str, Any]) -> str:
     h = ln["histogram"]
     fig, ax = _fig()
     widths = [b - a for a, b in zip(h["edges"], h["edges"][1:])]
-    ax.bar(h["edges"][:-1], h["counts"], width=widths, align="edge", color=ACCENT, edgecolor="white")
+    # A bin holds the whole numbers a .. a + width - 1: drawn from a - 1/2, so that a bar stands over its values.
+    ax.bar([a - 0.5 for a in h["edges"][:-1]], h["counts"], width=widths, align="edge", color=ACCENT, edgecolor="white")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.axvline(ln["mean"], color=WARN, linestyle="--", linewidth=1, label=f"mean {ln['mean']:.1f}")
     ax.set_xlabel("plies")
     ax.set_ylabel("games")
     ax.legend(frameon=False, fontsize=8)
+    turns = ("" if ln["turns"]["mean"] == ln["mean"] else
+             f"; {ln['turns']['mean']:.1f} turns (a turn: one player's moves in a row)")
     text = (f"<p>{ln['mean']:.1f} plies on average (sd {ln['sd']:.1f}, from {ln['min']} to {ln['max']}, median "
-            f"{ln['median']:g}); {ln['turns']['mean']:.1f} turns (a turn: one player's moves in a row).</p>")
-    return _svg(fig) + text + _good("length")
+            f"{ln['median']:g}){turns}.</p>")
+    return _svg(fig) + text + _verdict(rep, "length")
 
 
 def _branching(rep: dict[str, Any]) -> str:
@@ -155,48 +185,96 @@ def _branching(rep: dict[str, Any]) -> str:
     text = (f"<p>{br['mean']:.1f} legal moves on average (at most {br['max']:,}), over {br['games']:,} games counted "
             f"move by move. Decision moves: {_pct(rep['decision_moves'])} of positions have more than one legal move. "
             f"The game tree holds about 10<sup>{ts['log10']:.1f}</sup> distinct games (Knuth's estimate).</p>")
-    return _svg(fig) + text + _good("branching") + _good("decision_moves")
+    return (_svg(fig) + text + _verdict(rep, "branching") + _verdict(rep, "decision_moves")
+            + _verdict(rep, "tree_size"))
 
 
 def _board(rep: dict[str, Any], header: dict[str, Any]) -> str:
-    bd, places = rep["board"], header.get("places") or {}
-    if not places or bd.get("coverage") is None:
+    """The heat map: the start scene's places drawn as they are (cells' polygons; circles where
+    a place is drawn as one), coloured by how many moves touched them, never-played ones ringed."""
+    bd = rep["board"]
+    shapes = header.get("shapes") or {}
+    if not shapes or bd.get("coverage") is None:
         return ""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Circle, Polygon
     counts = bd["counts"]
-    xs = [places[k][0] for k in places]
-    ys = [places[k][1] for k in places]
-    cs = [counts.get(k, 0) for k in places]
-    span = max(max(xs) - min(xs), max(ys) - min(ys), 1)
-    fig, ax = plt.subplots(figsize=(5.2, 4.4))
-    size = max(20, 9000 / max(len(places), 1))
-    sc = ax.scatter(xs, ys, c=cs, s=size, cmap="viridis", marker="h" if span else "s", edgecolors="white")
-    never = [(x, y) for x, y, c in zip(xs, ys, cs) if c == 0]
+    ids = list(shapes)
+    patches: list[Any] = []
+    for k in ids:
+        sh = shapes[k]
+        if "polygon" in sh:
+            pts = sh["polygon"]
+            patches.append(Polygon(list(zip(pts[0::2], pts[1::2])), closed=True))
+        else:
+            x, y, r = sh["circle"]
+            patches.append(Circle((x, y), r))
+    values = [counts.get(k, 0) for k in ids]
+    fig, ax = plt.subplots(figsize=(5.6, 4.6))
+    cells = PatchCollection(patches, cmap="viridis", edgecolor="white", linewidth=0.8)
+    cells.set_array(values)
+    cells.set_clim(0, max(1, max(values)))          # (from 0: equal use looks equal)
+    ax.add_collection(cells)
+    never = [p for p, v in zip(patches, values) if v == 0]
     if never:
-        ax.scatter([x for x, _ in never], [y for _, y in never], s=size, facecolors="none", edgecolors=WARN)
+        import copy
+        ax.add_collection(PatchCollection([copy.copy(p) for p in never], facecolor="none", edgecolor=WARN, linewidth=2))
+    ax.autoscale_view()
     ax.invert_yaxis()
     ax.set_aspect("equal")
     ax.axis("off")
-    fig.colorbar(sc, ax=ax, shrink=0.8, label="moves touching the place")
-    text = f"<p>{bd['used']} of {bd['places']} places were part of a move ({_pct(bd['coverage'], 0)})"
-    text += (f"; never: {_e(', '.join(bd['never']))}</p>" if bd["never"] else ".</p>")
-    return "<h2>Board coverage</h2>" + _svg(fig) + text + _good("board")
+    fig.colorbar(cells, ax=ax, shrink=0.8, label="moves touching the place")
+    text = (f"<p>{bd['used']} of {bd['places']} places were part of a move ({_pct(bd['coverage'], 0)}), over "
+            f"{bd['games']:,} games counted place by place")
+    text += (f"; never (ringed in red): {_e(', '.join(bd['never']))}</p>" if bd["never"] else ".</p>")
+    return "<h2>Board coverage</h2>" + _svg(fig) + text + _verdict(rep, "board")
+
+
+def _kinds(rep: dict[str, Any]) -> str:
+    kinds = rep["move_kinds"]
+    if not kinds:
+        return ""
+    rows = "".join(f'<tr><td class="l">{_e(k["kind"])}</td><td>{k["moves"]:,}</td><td>{share(k["share"])}</td></tr>'
+                   for k in kinds[:12])
+    more = f"<p>And {len(kinds) - 12} more kinds.</p>" if len(kinds) > 12 else ""
+    return ("<h2>Kinds of moves</h2><p>A move's kind: its label, else what its steps are (a place of the board, a "
+            "named item such as <code>rotate</code>, a step such as <code>pass</code>), over the games counted "
+            f'place by place.</p><table><tr><th class="l">kind</th><th>moves</th><th>share</th></tr>{rows}</table>'
+            + more + _verdict(rep, "move_kinds"))
+
+
+def _source_lines(source: list[str], a: int, b: int) -> str:
+    shown = "\n".join(f"{n:>4}  {source[n - 1]}" for n in range(a, min(b, a + 5) + 1) if 0 < n <= len(source))
+    return shown + (f"\n      ... to line {b}" if b > a + 5 else "")
 
 
 def _rules(rep: dict[str, Any], header: dict[str, Any], script: str) -> str:
     rules = rep["rules"]
     if not rules["traced_games"]:
         return ""
-    out = [f"<p>{rules['ran']} of {rules['active']} lines of the rules ran in {rules['traced_games']} traced games.</p>"]
+    others = (f" and {rules['other_games']} with other options ({_e('; '.join(rules['settings']))})"
+              if rules.get("settings") else "")
+    out = [f"<p>{rules['ran']} of {rules['active']} lines of the rules ran in {rules['traced_games']} traced games "
+           f"with these options{others}.</p>"]
     source = header.get("source", "").split("\n")
+    for part in (rules.get("other_options") or [])[:12]:
+        a, b = part["range"]
+        out.append(f"<p>{_e(script)}:{a}{'' if a == b else '-' + str(b)} ran only with "
+                   f"{_e(', '.join(part['settings']))}:</p><pre>{_e(_source_lines(source, a, b))}</pre>")
+    fixed = rules.get("fixed_options") or []
+    why = (f" (with no option tried: the lab cannot vary {_e(', '.join(fixed))}, so lines only "
+           f"{'it reaches' if len(fixed) == 1 else 'they reach'} show here too)" if fixed else "")
     for a, b in rules["ranges"][:12]:
-        shown = "\n".join(f"{n:>4}  {source[n - 1]}" for n in range(a, min(b, a + 5) + 1) if 0 < n <= len(source))
-        more = f"\n      ... to line {b}" if b > a + 5 else ""
-        out.append(f"<p>{_e(script)}:{a}{'' if a == b else '-' + str(b)} never ran:</p><pre>{_e(shown + more)}</pre>")
-    kinds = rep["move_kinds"]
-    if kinds:
-        out.append("<p>Kinds of moves played: " + ", ".join(f"<code>{_e(k['kind'])}</code> {_pct(k['share'], 0)}"
-                                                             for k in kinds[:10]) + "</p>")
-    return "<h2>Rule coverage</h2>" + "".join(out) + _good("rules")
+        out.append(f"<p>{_e(script)}:{a}{'' if a == b else '-' + str(b)} never ran{why}:</p>"
+                   f"<pre>{_e(_source_lines(source, a, b))}</pre>")
+        why = ""
+    if len(rules["ranges"]) > 12:
+        out.append(f"<p>And {len(rules['ranges']) - 12} more ranges of lines that never ran.</p>")
+    for err in rules.get("errors") or []:
+        where = f"{script}:{err['line']}: " if err.get("line") else ""
+        out.append(f'<p class="warn">Error with {_e(err["setting"])} in {err["games"]} games: {_e(where)}'
+                   f'{_e(err["message"])}.</p>')
+    return "<h2>Rule coverage</h2>" + "".join(out) + _verdict(rep, "rules")
 
 
 def _skill(rep: dict[str, Any]) -> str:
@@ -214,13 +292,13 @@ def _skill(rep: dict[str, Any]) -> str:
     ax.set_ylabel("Elo (random = 0)")
     rows = "".join(f'<tr><td class="l">{_e(p["agent"])}</td><td class="l">{_e(p["against"])}</td><td>{p["games"]}</td>'
                    f'<td>{_f(p["score"])}</td><td>{_f(p["lower90"])}</td>'
-                   f'<td class="l">{"a new level" if p["counts"] else "not clearly better"}</td></tr>' for p in sk["pairings"])
-    stops = f"; skill stops paying at {_e(sk['stops_at'])}" if sk["stops_at"] else ""
-    return (_svg(fig) + '<table><tr><th class="l">rung</th><th class="l">against</th><th>games</th><th>score</th>'
-            f"<th>90% lower bound</th><th class='l'></th></tr>{rows}</table><p><b>{sk['levels']} level"
-            f"{'s' if sk['levels'] != 1 else ''}</b>{stops}; skill gap {_e(names[-1])} − random: {sk['gap']:+.0f} Elo. "
-            "A rung is a level of its own when its score against the rung below has a 90% lower bound of 0.6 or "
-            "more.</p>" + _good("skill"))
+                   f'<td class="l">{"a level of its own" if p["counts"] else "not clearly better"}</td></tr>'
+                   for p in sk["pairings"])
+    return (_svg(fig) + '<div class="wide"><table><tr><th class="l">rung</th><th class="l">against</th><th>games</th>'
+            f"<th>score</th><th>90% lower bound</th><th class='l'></th></tr>{rows}</table></div>"
+            f"<p><b>{sk['levels']} level{'s' if sk['levels'] != 1 else ''}</b>; skill gap {_e(names[-1])} − random: "
+            f"{sk['gap']:+.0f} Elo. A rung is a level of its own when its score against the rung below has a 90% "
+            f"lower bound of 0.6 or more. {_e(power_text(sk))}.</p>" + _verdict(rep, "skill"))
 
 
 def _leads(rep: dict[str, Any]) -> str:
@@ -240,12 +318,12 @@ def _leads(rep: dict[str, Any]) -> str:
     ax.set_ylabel("games")
     return (_svg(fig) + f"<p>{lc['mean']:.2f} lead changes a game (at most {lc['max']}) over {ld['games']} games of MCTS "
             "players, counted from the second search (the leader: the player the search expects most of).</p>"
-            + _good("lead_changes")
+            + _verdict(rep, "lead_changes")
             + f"<p>Drama: the winner was behind at some point in {_pct(dr['winner_behind'], 0)} of games won, for "
             f"{_pct(dr['share_behind'], 0)} of the searches, by {_f(dr['mean_deficit'], 2)} "
-            "at worst on average.</p>" + _good("drama")
+            "at worst on average.</p>" + _verdict(rep, "drama")
             + f"<p>Decisiveness: {_pct(dc['after_clear'], 0)} of a game is played after its winner is clear "
-            f"(expected to win at {dc['threshold']:.0%} or more at every later search).</p>" + _good("decisiveness"))
+            f"(expected to win at {dc['threshold']:.0%} or more at every later search).</p>" + _verdict(rep, "decisiveness"))
 
 
 def _openings(rep: dict[str, Any]) -> str:
@@ -256,7 +334,7 @@ def _openings(rep: dict[str, Any]) -> str:
                    f'<td>{_ci(o["ci95"])}</td></tr>' for o in ops)
     return ("<h2>Openings</h2><p>The first player's score by the first move played, the most played first.</p>"
             f'<table><tr><th class="l">first move</th><th>games</th><th>score</th><th>95% interval</th></tr>{rows}'
-            "</table>" + _good("openings"))
+            "</table>" + _verdict(rep, "openings"))
 
 
 def _representative(rep: dict[str, Any], names: list[str]) -> str:
@@ -311,9 +389,9 @@ def page(rep: dict[str, Any], header: dict[str, Any], title: str, names: list[st
         "<h2>Branching over the game</h2>", _branching(rep),
         "<h2>Repetition</h2>",
         f"<p>{_pct(rep['repetition']['mean'], 2)} of a game's positions repeat an earlier position of the same game "
-        f"(over {rep['repetition']['games']:,} games).</p>" + _good("repetition")
+        f"(over {rep['repetition']['games']:,} games).</p>" + _verdict(rep, "repetition")
         if rep["repetition"]["mean"] is not None else "<p>Not measured.</p>",
-        _board(rep, header), _rules(rep, header, script),
+        _board(rep, header), _kinds(rep), _rules(rep, header, script),
         "<h2>Skill ladder</h2>", _skill(rep),
         "<h2>Lead changes</h2>", _leads(rep),
         _openings(rep), _representative(rep, names),

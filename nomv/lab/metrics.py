@@ -272,23 +272,48 @@ def _trivial(line: str) -> bool:
     return bool(re.fullmatch(r"\s*(end|else|[)}\]]+)[\s,;)}\]]*(--.*)?", line))
 
 
-def rules(records: Sequence[Record], source: str) -> dict[str, Any]:
-    """Rule coverage from the traced games: the script's lines that can run and never did,
-    and their ranges (a range ends at the next line that ran)."""
+def rules(records: Sequence[Record], source: str, settings: Sequence[dict[str, Any]] = (),
+          fixed: Sequence[str] = ()) -> dict[str, Any]:
+    """Rule coverage from the traced games: of the script's lines that the rules can run, those
+    that ran with the run's options; those that ran only in the traced games of other settings
+    (``settings``: {set, label}, each with the labels of the settings that ran them); and those
+    that never ran at all (``unused_lines``), as lines and ranges (a range ends at the next line
+    that ran).  ``fixed``: the options no setting varied (text), named so that lines only they
+    reach are not taken for dead code.  Errors in other settings' games are named too."""
     from ..checker.report import line_ranges
-    traced = [r for r in records if r.get("traced")]
+    traced = [r for r in records if r.get("traced") and r["set"] == "main"]
+    label_of = {st["set"]: st["label"] for st in settings}
+    others = [r for r in records if r.get("traced") and r["set"] in label_of]
     if not traced:
-        return {"traced_games": 0, "active": None, "ran": None, "unused_lines": [], "ranges": []}
+        return {"traced_games": 0, "other_games": 0, "active": None, "ran": None, "unused_lines": [], "ranges": [],
+                "other_options": [], "settings": [], "fixed_options": list(fixed), "errors": []}
     ran: set[int] = set()
     active: set[int] = set()
+    for r in traced + others:
+        active.update(r.get("active", []))
     for r in traced:
         ran.update(r.get("lines", []))
-        active.update(r.get("active", []))
+    by_line: dict[int, list[str]] = defaultdict(list)
+    for r in others:
+        for line in r.get("lines", []):
+            if label_of[r["set"]] not in by_line[line]:
+                by_line[line].append(label_of[r["set"]])
     text = source.split("\n")
-    active = {l for l in active if not (0 < l <= len(text) and _trivial(text[l - 1]))}
-    unused = sorted(active - ran)
-    return {"traced_games": len(traced), "active": len(active), "ran": len(active & ran),
-            "unused_lines": unused, "ranges": [list(x) for x in line_ranges(sorted(active), ran)]}
+    active = {line for line in active if not (0 < line <= len(text) and _trivial(text[line - 1]))}
+    elsewhere = {line for line in active - ran if line in by_line}
+    unused = sorted(active - ran - elsewhere)
+    ran_anywhere = ran | set(by_line)
+    other_ranges = []
+    for a, b in line_ranges(sorted(active - set(unused)), ran):
+        labels = list(dict.fromkeys(lab for line in range(a, b + 1) for lab in by_line.get(line, [])))
+        other_ranges.append({"range": [a, b], "settings": labels})
+    found = [{**e, "setting": st["label"]} for st in settings
+             for e in errors([r for r in others if r["set"] == st["set"]])]
+    return {"traced_games": len(traced), "other_games": len(others), "active": len(active), "ran": len(active & ran),
+            "ran_elsewhere": len(elsewhere), "unused_lines": unused,
+            "ranges": [list(x) for x in line_ranges(sorted(active), ran_anywhere)],
+            "other_options": other_ranges, "settings": [st["label"] for st in settings],
+            "fixed_options": list(fixed), "errors": found}
 
 
 # -- openings, MCTS games ------------------------------------------------------------------------
@@ -394,7 +419,7 @@ def ladder(records: Sequence[Record], rungs: Sequence[str], players: int) -> dic
     at least LEVEL_SCORE), Elo from a Bradley-Terry fit of every game (choix; random at 0), the
     number of levels, the first rung where skill stops paying, and the gap strong - random."""
     import choix
-    pairings = []
+    pairings: list[dict[str, Any]] = []
     comparisons: list[tuple[int, int]] = []
     for k in range(1, len(rungs)):
         games = finished(r for r in records if r["set"] == f"ladder {k}")
@@ -418,6 +443,44 @@ def ladder(records: Sequence[Record], rungs: Sequence[str], players: int) -> dic
     else:
         elo = [0.0] * len(rungs)
     levels = 1 + sum(bool(p["counts"]) for p in pairings)
-    stops = next((p["agent"] for p in pairings if not p["counts"]), None)
+    # Skill stops paying where no rung from there up is a level of its own: at the first of the
+    # rungs above the last that counts (none when the top rung still counts).  A rung below
+    # that which does not count is "unclear": a later rung beats it clearly.
+    last = max((k for k, p in enumerate(pairings) if p["counts"]), default=-1)
+    stops = pairings[last + 1]["agent"] if last + 1 < len(pairings) else None
+    unclear = [p["agent"] for p in pairings[:max(last, 0)] if not p["counts"]]
+    per_rung = min((int(p["games"]) for p in pairings), default=0)
     return {"ladder": [{"agent": a, "elo": e} for a, e in zip(rungs, elo)], "levels": levels,
-            "pairings": pairings, "stops_at": stops, "gap": round(elo[-1] - elo[0], 1)}
+            "pairings": pairings, "stops_at": stops, "unclear": unclear, "top_counts": last == len(pairings) - 1,
+            "gap": round(elo[-1] - elo[0], 1), "games_per_rung": per_rung,
+            "power": {f"{x:.2f}": _r(level_power(per_rung, x), 2) for x in (0.65, 0.7, 0.75, 0.8)},
+            "detectable": detectable(per_rung)}
+
+
+def level_power(games: int, score: float) -> float:
+    """The chance that a rung whose true score against the rung below is ``score`` shows as a
+    level of its own over ``games`` games (its one-sided 90% lower bound at least LEVEL_SCORE),
+    each game a win or a loss (draws, half a point each, make a level a little likelier).
+
+    >>> round(level_power(150, 0.70), 2), round(level_power(20, 0.70), 2)
+    (0.91, 0.42)
+    """
+    if games <= 0:
+        return 0.0
+    total = 0.0
+    for k in range(games + 1):
+        if wilson(k, games, z=Z_LOWER_90)[0] >= LEVEL_SCORE:
+            total += math.exp(math.lgamma(games + 1) - math.lgamma(k + 1) - math.lgamma(games - k + 1)
+                              + (k * math.log(score) if k else 0.0)
+                              + ((games - k) * math.log1p(-score) if games - k else 0.0))
+    return min(1.0, total)
+
+
+def detectable(games: int, chance: float = 0.9) -> float | None:
+    """The least true score (to 0.01) that shows as a level with at least ``chance`` over
+    ``games`` games: the difference between rungs that many games can find.
+
+    >>> detectable(150), detectable(20)
+    (0.7, 0.84)
+    """
+    return next((x / 100 for x in range(60, 100) if level_power(games, x / 100) >= chance), None)

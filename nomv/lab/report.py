@@ -1,45 +1,52 @@
-"""The lab's report as text for the terminal: every figure with what a good value looks like.
-(The same figures as JSON are nomv/lab/run.py's ``report``; as a page, nomv/lab/html.py.)"""
+"""The lab's report as text for the terminal: every figure, then under it its verdict (ok, watch,
+unclear: nomv/lab/verdicts.py) or, where no value is good or bad in itself, what a good value
+looks like.  (The same figures as JSON are nomv/lab/run.py's ``report``; as a page,
+nomv/lab/html.py.)"""
 from __future__ import annotations
 
 from typing import Any
 
-#: What a good value looks like, by figure (the terminal, the page and docs/lab.md agree).
-GOOD = {
-    "first_player": "the interval holds the fair share",
-    "balance": "near 1: every seat wins about as often",
-    "ends": "few games cut and no errors; draws as the design intends",
-    "length": "long enough for plans, short enough to replay; a narrow spread",
-    "branching": "enough choice without drowning the player (tens, not thousands)",
-    "decision_moves": "near 100%: almost every move is a real choice",
-    "repetition": "near 0: positions do not come back",
-    "board": "every place gets played",
-    "rules": "every rule line runs in some game",
-    "skill": "several levels: a stronger player keeps beating a weaker one",
-    "lead_changes": "a few a game: the lead can change hands",
-    "drama": "winners are sometimes behind, but not always",
-    "decisiveness": "small: a game ends soon after its winner is clear",
-    "openings": "no first move far better than the rest",
-}
+from .verdicts import line
+
+INDENT = " " * 14
 
 
 def _pct(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{100 * x:.{digits}f}%"
 
 
+def share(x: float) -> str:
+    """A share of moves: whole percents, but never "0%" for something that happened."""
+    return "<1%" if 0 < x < 0.005 else f"{100 * x:.0f}%"
+
+
 def _num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:,.{digits}f}"
 
 
-def _ranges(ranges: list[list[int]], name: str) -> str:
-    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges[:12]]
-    more = f" and {len(ranges) - 12} more ranges" if len(ranges) > 12 else ""
-    return f"{name}:" + ", ".join(parts) + more
+def ranges_text(ranges: list[list[int]], limit: int = 12) -> str:
+    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges[:limit]]
+    more = f" and {len(ranges) - limit} more ranges" if len(ranges) > limit else ""
+    return ", ".join(parts) + more
+
+
+def kinds_text(kinds: list[dict[str, Any]], limit: int = 6) -> str:
+    shown = ", ".join(f"{k['kind']} {share(k['share'])}" for k in kinds[:limit])
+    return shown + (f" and {len(kinds) - limit} more kinds" if len(kinds) > limit else "")
+
+
+def power_text(sk: dict[str, Any]) -> str:
+    """What the ladder's games per rung can find, in words."""
+    n, power = sk["games_per_rung"], sk["power"]
+    found = f"a rung that truly scores 0.70 against the one below shows as a level {_pct(power['0.70'], 0)} of the time"
+    least = f"; 90% of the time from a true score of {sk['detectable']:.2f}" if sk.get("detectable") else ""
+    return f"{n} games a rung (every seat in turn on the same deals): {found}{least}"
 
 
 def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: str = "") -> str:
     """The report as the terminal shows it."""
     out: list[str] = []
+    verdicts = rep.get("verdicts") or {}
     who = " against ".join(dict.fromkeys(rep["agents"])) + " players"
     how = f" in {rep['seconds']:.1f} s ({rep['games_per_second']:,.0f} games/s, {rep['where']})" if "seconds" in rep else ""
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "players" and v != "")
@@ -49,17 +56,17 @@ def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: 
         out.append(f"  note: {rep['missing_games']:,} games of the run are missing (a part not merged): "
                    "the figures are of the others")
 
-    def section(name: str, text: str, good: str | None = None) -> None:
+    def section(name: str, text: str, key: str | None = None) -> None:
         out.append(f"{name:<14}{text}")
-        if good:
-            out.append(f"{'':<14}  good: {GOOD[good]}")
+        if key and key in verdicts:
+            out.append(f"{INDENT}  {line(verdicts[key])}")
 
     out.append("")
     width = max(8, *(len(n) for n in seat_names))
     out.append(f"{'outcomes':<14}{'seat':<{width}}  {'wins':>6} {'draws':>6} {'losses':>6}  {'score':>5}  95% interval")
     for s, name in zip(rep["seats"], seat_names):
         lo, hi = s["ci95"]
-        out.append(f"{'':<14}{name:<{width}}  {s['wins']:>6} {s['draws']:>6} {s['losses']:>6}  "
+        out.append(f"{INDENT}{name:<{width}}  {s['wins']:>6} {s['draws']:>6} {s['losses']:>6}  "
                    f"{_num(s['score'], 3):>5}  {_num(lo, 3)}-{_num(hi, 3)}")
     fp = rep.get("first_player")
     if fp:
@@ -67,20 +74,25 @@ def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: 
         section("first player", f"score {_num(fp['score'], 3)} ({_num(lo, 3)}-{_num(hi, 3)}) against a fair "
                 f"{_num(fp['fair'], 3)}: {fp['verdict']}", "first_player")
         b = rep["balance"]
-        section("balance", f"{_num(b['value'], 3)} (95% interval {_num(b['ci95'][0], 3)}-{_num(b['ci95'][1], 3)})", "balance")
+        section("balance", f"{_num(b['value'], 3)} (95% interval {_num(b['ci95'][0], 3)}-{_num(b['ci95'][1], 3)})",
+                "balance")
     e = rep["ends"]
     total = max(1, sum(e.values()))
     ends = ", ".join(f"{k} {_pct(v / total)}" for k, v in e.items() if v or k in ("won", "drawn", "cut"))
-    section("ends", ends, "ends")
+    section("ends", ends)
     for r in rep["reasons"][:4]:
-        out.append(f"{'':<14}  {r['games']:,} × {r['reason']}")
+        out.append(f"{INDENT}  {r['games']:,} × {r['reason']}")
+    if len(rep["reasons"]) > 4:
+        out.append(f"{INDENT}  and {len(rep['reasons']) - 4} more reasons")
     for err in rep["errors"]:
         where = f"{script}:{err['line']}" if err.get("line") else script
         code = f" [{err['code']}]" if err.get("code") else ""
         first = err["first"]
-        out.append(f"{'':<14}  error{code} in {err['games']:,} game{'s' if err['games'] != 1 else ''}: {where}: "
+        out.append(f"{INDENT}  error{code} in {err['games']:,} game{'s' if err['games'] != 1 else ''}: {where}: "
                    f"{err['message']}{' (in ' + err['hook'] + ')' if err.get('hook') else ''}"
                    f" — first in game {first['game']} (seed {first['seed']}) at ply {first['plies'] + 1}")
+    if "ends" in verdicts:
+        out.append(f"{INDENT}  {line(verdicts['ends'])}")
     ln = rep["length"]
     if ln["mean"] is not None:
         turns = ln["turns"]
@@ -93,7 +105,8 @@ def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: 
                 f"{br['games']:,} games counted move by move", "branching")
         section("decisions", f"{_pct(rep['decision_moves'])} of positions have more than one legal move", "decision_moves")
         ts = rep["tree_size"]
-        section("game tree", f"about 10^{ts['log10']:.1f} distinct games (Knuth's estimate from {ts['games']:,} games)")
+        section("game tree", f"about 10^{ts['log10']:.1f} distinct games (Knuth's estimate from {ts['games']:,} games)",
+                "tree_size")
     rp = rep["repetition"]
     if rp["mean"] is not None:
         section("repetition", f"{_pct(rp['mean'], 2)} of a game's positions repeat an earlier one "
@@ -104,29 +117,25 @@ def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: 
         section("board", f"{bd['used']} of {bd['places']} places played ({_pct(bd['coverage'], 0)}){never}", "board")
     kinds = rep["move_kinds"]
     if kinds:
-        section("moves", ", ".join(f"{k['kind']} {_pct(k['share'], 0)}" for k in kinds[:6]) +
-                (f" and {len(kinds) - 6} more kinds" if len(kinds) > 6 else ""))
-    rules = rep["rules"]
-    if rules["traced_games"]:
-        never = f"; never ran: {_ranges(rules['ranges'], script)}" if rules["ranges"] else ""
-        section("rules", f"{rules['ran']} of {rules['active']} rule lines ran in {rules['traced_games']} traced "
-                f"games{never}", "rules")
+        section("move kinds", kinds_text(kinds), "move_kinds")
+    _rules(rep, script, section, out)
     ops = rep["openings"]
     if ops and rep["players"] > 1:
-        shown = ", ".join(f"{o['move']} {_num(o['score'], 2)} ({o['games']})" for o in ops[:6])
+        shown = ", ".join(f"{o['move']} {_num(o['score'], 2)} ({o['games']:,})" for o in ops[:6])
         section("openings", f"first player's score by first move (games): {shown}", "openings")
     sk = rep.get("skill")
     if sk:
         ladder = ", ".join(f"{r['agent']} {r['elo']:+.0f}" for r in sk["ladder"])
         section("skill", f"Elo {ladder}")
         for p in sk["pairings"]:
-            mark = "a new level" if p["counts"] else "not clearly better"
-            out.append(f"{'':<14}  {p['agent']} vs {p['against']}: score {_num(p['score'], 3)} over {p['games']} games, "
+            mark = "a level of its own" if p["counts"] else "not clearly better"
+            out.append(f"{INDENT}  {p['agent']} vs {p['against']}: score {_num(p['score'], 3)} over {p['games']} games, "
                        f"90% lower bound {_num(p['lower90'], 3)}: {mark}")
-        stops = f"; skill stops paying at {sk['stops_at']}" if sk["stops_at"] else ""
-        out.append(f"{'':<14}  {sk['levels']} level{'s' if sk['levels'] != 1 else ''}{stops}; "
-                   f"skill gap {sk['ladder'][-1]['agent']} - random: {sk['gap']:+.0f} Elo")
-        out.append(f"{'':<14}  good: {GOOD['skill']}")
+        out.append(f"{INDENT}  {power_text(sk)}")
+        out.append(f"{INDENT}  {sk['levels']} level{'s' if sk['levels'] != 1 else ''}; skill gap "
+                   f"{sk['ladder'][-1]['agent']} - random: {sk['gap']:+.0f} Elo")
+        if "skill" in verdicts:
+            out.append(f"{INDENT}  {line(verdicts['skill'])}")
     ld = rep["leads"]
     if ld.get("games"):
         lc, dr, dc = ld["lead_changes"], ld["drama"], ld["decisiveness"]
@@ -138,6 +147,30 @@ def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: 
         section("decisiveness", f"{_pct(dc['after_clear'], 0)} of a game is played after the winner is clear "
                 f"(expected to win at {dc['threshold']:.0%} or more at every later search)", "decisiveness")
     elif not sk:
-        out.append(f"{'':<14}(lead changes, drama, decisiveness and the skill ladder need MCTS games: "
+        out.append(f"{INDENT}(lead changes, drama, decisiveness and the skill ladder need MCTS games: "
                    "--agents mcts:200it, or --skill)")
     return "\n".join(out)
+
+
+def _rules(rep: dict[str, Any], script: str, section: Any, out: list[str]) -> None:
+    rules = rep["rules"]
+    if not rules["traced_games"]:
+        return
+    text = f"{rules['ran']} of {rules['active']} lines of the rules ran in {rules['traced_games']} traced games"
+    if rules.get("settings"):
+        text += f" (and {rules['other_games']} with other options)"
+    section("rules", text)
+    for part in rules.get("other_options") or []:
+        a, b = part["range"]
+        out.append(f"{INDENT}  {script}:{a if a == b else f'{a}-{b}'} ran only with {', '.join(part['settings'][:3])}")
+    if rules["ranges"]:
+        fixed = rules.get("fixed_options") or []
+        why = f" (with no option tried; the lab cannot vary {', '.join(fixed)})" if fixed else ""
+        out.append(f"{INDENT}  never ran{why}: {script}:{ranges_text(rules['ranges'])}")
+    for err in rules.get("errors") or []:
+        where = f"{script}:{err['line']}: " if err.get("line") else ""
+        out.append(f"{INDENT}  error with {err['setting']} in {err['games']} game{'s' if err['games'] != 1 else ''}: "
+                   f"{where}{err['message']}")
+    verdict = (rep.get("verdicts") or {}).get("rules")
+    if verdict:
+        out.append(f"{INDENT}  {line(verdict)}")

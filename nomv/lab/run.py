@@ -19,45 +19,64 @@ from ..errors import NomvError, ScriptError
 from ..game import Game
 from . import metrics
 from .executors import Executor, InProcess
-from .plan import (DEFAULT_BASE_ITERATIONS, DEFAULT_RUNGS, DEFAULT_SKILL_GAMES, DEFAULT_TRACED, Batch, LabError,
-                   Plan, batches, default_games, estimate, ladder_agents, ladder_games, main_games, parse_agents,
-                   shard_of)
+from .plan import (DEFAULT_BASE_ITERATIONS, DEFAULT_RUNGS, DEFAULT_SKILL_GAMES, DEFAULT_TRACED, OTHER_TRACED, Batch,
+                   GameSpec, LabError, Plan, Setting, batches, default_games, estimate, game_seed, ladder_agents,
+                   ladder_games, main_games, other_settings, parse_agents, shard_of)
 from .play import replay_game
 from .records import Writer, order
+from .verdicts import verdicts
 
 __all__ = ["make_plan", "play", "report", "InProcess"]
 
 
-def _places(game: Game, options: dict[str, Any], variant: str | None) -> dict[str, list[float]]:
-    """The places of the start's scene that have an id, with their centres (for board coverage)."""
+def _places(game: Game, options: dict[str, Any]) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """The places of the start's scene (items with an id, but for named items such as "rot:1",
+    which nomv/lua/host/lab.lua counts by their prefix): their centres (board coverage), and
+    their shapes for the heat map: {"polygon": [x0, y0, x1, y1, ...]} (a rect as its corners)
+    or {"circle": [x, y, r]}; where items share an id, a polygon or rect (the cell) before a
+    circle (a piece on it)."""
     chosen = {k: v for k, v in options.items() if k != "players" or game.players.min != game.players.max}
     try:
-        pos = game.start(chosen, variant, seed=0)
+        pos = game.start(chosen, None, seed=0)
         items = pos.scene().get("items", [])
     except NomvError:
-        return {}
-    out: dict[str, list[float]] = {}
+        return {}, {}
+    shapes: dict[str, Any] = {}
     for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or item["id"] in out:
-            continue
-        centre = _centre(item)
-        if centre is not None:
-            out[item["id"]] = centre
-    return out
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or item["id"].find(":") > 0:
+            continue            # ("rotate:1", "slot:3,1": named items, not places of the board)
+        shape = _shape(item)
+        if shape is not None and (item["id"] not in shapes or ("circle" in shapes[item["id"]] and "polygon" in shape)):
+            shapes[item["id"]] = shape
+    centres = {k: _centre(v) for k, v in shapes.items()}
+    return centres, shapes
 
 
-def _centre(item: dict[str, Any]) -> list[float] | None:
-    pts = item.get("points")
-    if isinstance(pts, list) and len(pts) >= 2 and all(isinstance(v, (int, float)) for v in pts):
-        xs, ys = pts[0::2], pts[1::2]
-        return [round(sum(xs) / len(xs), 4), round(sum(ys) / len(ys), 4)]
-    x, y = item.get("x"), item.get("y")
-    if isinstance(x, (int, float)) and isinstance(y, (int, float)):
-        w, h = item.get("w", 0), item.get("h", 0)
-        if item.get("shape") == "rect" and isinstance(w, (int, float)) and isinstance(h, (int, float)):
-            return [round(x + w / 2, 4), round(y + h / 2, 4)]
-        return [round(float(x), 4), round(float(y), 4)]
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _shape(item: dict[str, Any]) -> dict[str, list[float]] | None:
+    kind, pts = item.get("shape"), item.get("points")
+    if kind in ("polygon", None) and isinstance(pts, list) and len(pts) >= 6 and _numbers(*pts):
+        return {"polygon": [round(float(v), 4) for v in pts]}
+    if not _numbers(item.get("x"), item.get("y")):
+        return None
+    x, y = float(item["x"]), float(item["y"])
+    if kind == "rect" and _numbers(item.get("w"), item.get("h")):
+        w, h = item["w"] / 2, item["h"] / 2            # (x, y: the rect's centre)
+        return {"polygon": [round(v, 4) for v in (x - w, y - h, x + w, y - h, x + w, y + h, x - w, y + h)]}
+    if kind == "circle" and _numbers(item.get("r")):
+        return {"circle": [round(x, 4), round(y, 4), round(float(item["r"]), 4)]}
     return None
+
+
+def _centre(shape: dict[str, list[float]]) -> list[float]:
+    if "circle" in shape:
+        return shape["circle"][:2]
+    pts = shape["polygon"]
+    xs, ys = pts[0::2], pts[1::2]
+    return [round(sum(xs) / len(xs), 4), round(sum(ys) / len(ys), 4)]
 
 
 def make_plan(game: Game, options: dict[str, Any] | None = None, variant: str | None = None,
@@ -88,10 +107,20 @@ def make_plan(game: Game, options: dict[str, Any] | None = None, variant: str | 
         for k in range(1, len(ladder)):
             specs += ladder_games(k, ladder, per, seed, players)
         skill_info = {"rungs": [a.spec for a in ladder], "games": per}
-    plan = Plan(game.name, game.path, game.source, game.sha256, values, players, seed, max_plies, chosen, games,
-                min(traced, games), skill_info, game.runtime, game.limits, specs,
-                _places(game, values, None), variant, ladder if skill else [])
-    return plan
+    settings: list[Setting] = []
+    fixed: list[str] = []
+    if traced:
+        specs_of = game.options.specs
+        settings, fixed = other_settings(specs_of, game.options.variants, values,
+                                         lambda opts, var: game.resolve_options(
+                                             {k: v for k, v in opts.items() if k in specs_of}, var))
+        for st in settings:
+            specs += [GameSpec(st.set, n, game_seed(seed, st.set, n), ("random",) * st.players, 0, True)
+                      for n in range(1, OTHER_TRACED + 1)]
+    centres, shapes = _places(game, values)
+    return Plan(game.name, game.path, game.source, game.sha256, values, players, seed, max_plies, chosen, games,
+                min(traced, games), skill_info, game.runtime, game.limits, specs, centres, variant,
+                ladder if skill else [], settings, fixed, shapes)
 
 
 def _speed(game: Game, values: dict[str, Any], max_plies: int) -> tuple[float, float]:
@@ -105,6 +134,12 @@ def _speed(game: Game, values: dict[str, Any], max_plies: int) -> tuple[float, f
         return 100.0, 50.0
 
 
+def _everyone(plan: Plan) -> dict[str, Any]:
+    """Every agent of the plan by its spec (random plays the other settings' traced games)."""
+    from .plan import parse_agent
+    return {"random": parse_agent("random"), **{a.spec: a for a in plan.agents + plan.ladder}}
+
+
 def plan_batches(plan: Plan, specs: list, game: Game | None = None, jobs: int = 1) -> list[Batch]:
     """The batches of these games: about a second of work each (from a quick measure of the
     game's speed when ``game`` is given), less when that would leave fewer than four batches a
@@ -114,7 +149,7 @@ def plan_batches(plan: Plan, specs: list, game: Game | None = None, jobs: int = 
     sets: dict[str, tuple] = {}
     for g in specs:
         sets.setdefault(g.set, g.seats)
-    everyone = {a.spec: a for a in plan.agents + plan.ladder}
+    everyone = _everyone(plan)
     for name, seats in sets.items():
         per[name] = estimate(speed, plies, [everyone[s] for s in seats], plan.players)
     work = sum(per[g.set] for g in specs)
@@ -124,7 +159,7 @@ def plan_batches(plan: Plan, specs: list, game: Game | None = None, jobs: int = 
 def work_seconds(plan: Plan, game: Game) -> float:
     """About how long the plan's games take on one process (to choose where to run them)."""
     speed, plies = _speed(game, plan.options, plan.max_plies)
-    everyone = {a.spec: a for a in plan.agents + plan.ladder}
+    everyone = _everyone(plan)
     return sum(estimate(speed, plies, [everyone[s] for s in g.seats], plan.players) for g in plan.specs)
 
 
@@ -154,7 +189,8 @@ def report(header: dict[str, Any], records: list[dict[str, Any]], missing: int =
     players = int(header["players"])
     main = [r for r in records if r["set"] == "main"]
     seat_list = metrics.seats(main, players)
-    rules = metrics.rules(main, header.get("source", ""))
+    rules = metrics.rules([r for r in records if r["set"] == "main" or r["set"].startswith("options ")],
+                          header.get("source", ""), header.get("settings") or [], header.get("fixed_options") or [])
     skill = header.get("skill")
     searching = {s for s in header["agents"] if s.startswith("mcts")}
     if skill:
@@ -176,6 +212,7 @@ def report(header: dict[str, Any], records: list[dict[str, Any]], missing: int =
         out["skill"] = metrics.ladder(records, skill["rungs"], players)
     if missing:
         out["missing_games"] = missing
+    out["verdicts"] = verdicts(out)
     return out
 
 
