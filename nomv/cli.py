@@ -764,10 +764,12 @@ def _add_analyze(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--base-iterations", type=int, default=plan.DEFAULT_BASE_ITERATIONS, metavar="N",
                    help=f"iterations of the first MCTS rung (default {plan.DEFAULT_BASE_ITERATIONS})")
     p.add_argument("--skill-games", type=int, default=plan.DEFAULT_SKILL_GAMES, metavar="G",
-                   help=f"games of each rung against the one below (default {plan.DEFAULT_SKILL_GAMES})")
+                   help=f"games of each rung against the one below (default {plan.DEFAULT_SKILL_GAMES}: a rung that "
+                        "truly scores 0.70 against the one below shows as a level 91%% of the time; 20 games: 42%%)")
     p.add_argument("--traced", type=int, default=plan.DEFAULT_TRACED, metavar="T",
                    help=f"games whose lines are traced for rule coverage, on Lua 5.4 (default {plan.DEFAULT_TRACED}; "
-                        "0 for none)")
+                        f"0 for none); and {plan.OTHER_TRACED} for each other setting (each variant, other choices, "
+                        "a number's least and greatest value), so that code only other options reach is named as such")
     p.add_argument("--records", metavar="FILE", help="write every game's record, one JSON line each")
     p.add_argument("--shard", metavar="K/N", help="play only the K-th of N parts of the run (with --records); "
                    "merge the parts with --merge")

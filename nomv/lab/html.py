@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .report import power_text, share  # noqa: E402
+from .report import played_text, power_text, share  # noqa: E402
 
 
 INK, ACCENT, SOFT, WARN = "#2b2b2b", "#3c64d4", "#c9d6f5", "#d04040"
@@ -30,7 +30,7 @@ h1 { font-size: 1.7em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; border-bo
 table { border-collapse: collapse; margin: 0.6em 0; } td, th { padding: 3px 10px; text-align: right; }
 th { border-bottom: 1px solid #bbb; } td.l, th.l { text-align: left; } tr:nth-child(even) td { background: #f0eee8; }
 .figure svg { max-width: 100%; height: auto; } .moves { font-family: ui-monospace, monospace; }
-pre { background: #f0eee8; padding: 8px; overflow-x: auto; } .wide { overflow-x: auto; }
+pre { background: #f0eee8; padding: 8px; overflow-x: auto; }
 .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; align-items: end; }
 table { display: block; overflow-x: auto; max-width: 100%; } td { white-space: nowrap; }
 @media (max-width: 800px) { .grid { display: block; } }
@@ -292,10 +292,9 @@ def _skill(rep: dict[str, Any]) -> str:
     ax.set_ylabel("Elo (random = 0)")
     rows = "".join(f'<tr><td class="l">{_e(p["agent"])}</td><td class="l">{_e(p["against"])}</td><td>{p["games"]}</td>'
                    f'<td>{_f(p["score"])}</td><td>{_f(p["lower90"])}</td>'
-                   f'<td class="l">{"a level of its own" if p["counts"] else "not clearly better"}</td></tr>'
-                   for p in sk["pairings"])
-    return (_svg(fig) + '<div class="wide"><table><tr><th class="l">rung</th><th class="l">against</th><th>games</th>'
-            f"<th>score</th><th>90% lower bound</th><th class='l'></th></tr>{rows}</table></div>"
+                   f'<td class="l">{"yes" if p["counts"] else "not clearly"}</td></tr>' for p in sk["pairings"])
+    return (_svg(fig) + '<table><tr><th class="l">rung</th><th class="l">against</th><th>games</th>'
+            f"<th>score</th><th>90% lower</th><th class='l'>a level?</th></tr>{rows}</table>"
             f"<p><b>{sk['levels']} level{'s' if sk['levels'] != 1 else ''}</b>; skill gap {_e(names[-1])} − random: "
             f"{sk['gap']:+.0f} Elo. A rung is a level of its own when its score against the rung below has a 90% "
             f"lower bound of 0.6 or more. {_e(power_text(sk))}.</p>" + _verdict(rep, "skill"))
@@ -375,14 +374,16 @@ def page(rep: dict[str, Any], header: dict[str, Any], title: str, names: list[st
     """The whole page."""
     script = header.get("path", "").replace("\\", "/").rsplit("/", 1)[-1]
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "players" and v != "")
-    speed = (f", {rep['games_per_second']:,.0f} games/s on {_e(rep['where'])}" if rep.get("games_per_second") else "")
+    speed = (f". Played: {_e(played_text(rep))} in {rep['seconds']:.1f} s, {rep['games_per_second']:,.0f} games/s on "
+             f"{_e(rep['where'])}" if rep.get("games_per_second") else "")
     missing = (f'<p class="warn">{rep["missing_games"]:,} games of the run are missing (a part not merged): the '
                "figures are of the others.</p>" if rep.get("missing_games") else "")
     body = [
         f"<h1>{_e(title)}: the designer's lab</h1>",
         f'<p class="meta">{rep["games"]:,} games of {_e(" against ".join(dict.fromkeys(rep["agents"])))} players, '
         f"{rep['players']} players{', ' + _e(opts) if opts else ''}, seed {rep['seed']}{speed}. "
-        "Made by <code>nomv analyze</code>; each figure comes with what a good value looks like.</p>", missing,
+        "Made by <code>nomv analyze</code>. Under each figure: <b>OK</b> when it is a good value, <b>Watch</b> when "
+        "it is not, <b>Unclear</b> when more games would tell, or only what a good value looks like.</p>", missing,
         "<h2>Outcomes by seat</h2>", _outcomes(rep, names),
         "<h2>How games end</h2>", _ends(rep, script),
         '<h2>Length</h2>', _length(rep),

@@ -43,15 +43,28 @@ def power_text(sk: dict[str, Any]) -> str:
     return f"{n} games a rung (every seat in turn on the same deals): {found}{least}"
 
 
+def played_text(rep: dict[str, Any]) -> str:
+    """The games played in all: the run's, the skill ladder's, those with other options."""
+    played = rep.get("played") or {"main": rep["games"]}
+    parts = [f"{played['main']:,} games"]
+    if played.get("ladder"):
+        parts.append(f"{played['ladder']:,} of the skill ladder")
+    if played.get("options"):
+        parts.append(f"{played['options']:,} with other options (rule coverage)")
+    return " + ".join(parts)
+
+
 def format_text(rep: dict[str, Any], title: str, seat_names: list[str], script: str = "") -> str:
     """The report as the terminal shows it."""
     out: list[str] = []
     verdicts = rep.get("verdicts") or {}
     who = " against ".join(dict.fromkeys(rep["agents"])) + " players"
-    how = f" in {rep['seconds']:.1f} s ({rep['games_per_second']:,.0f} games/s, {rep['where']})" if "seconds" in rep else ""
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "players" and v != "")
     out.append(f"{title}, {rep['players']} player{'s' if rep['players'] != 1 else ''}"
-               f"{', ' + opts if opts else ''}: {rep['games']:,} games of {who}{how}, seed {rep['seed']}")
+               f"{', ' + opts if opts else ''}: {rep['games']:,} games of {who}, seed {rep['seed']}")
+    if "seconds" in rep:
+        out.append(f"{'':<14}{played_text(rep)} in {rep['seconds']:.1f} s ({rep['games_per_second']:,.0f} games/s, "
+                   f"{rep['where']})")
     if rep.get("missing_games"):
         out.append(f"  note: {rep['missing_games']:,} games of the run are missing (a part not merged): "
                    "the figures are of the others")

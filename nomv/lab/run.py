@@ -212,6 +212,8 @@ def report(header: dict[str, Any], records: list[dict[str, Any]], missing: int =
         out["skill"] = metrics.ladder(records, skill["rungs"], players)
     if missing:
         out["missing_games"] = missing
+    out["played"] = {"main": len(main), "ladder": sum(r["set"].startswith("ladder ") for r in records),
+                     "options": sum(r["set"].startswith("options ") for r in records)}
     out["verdicts"] = verdicts(out)
     return out
 

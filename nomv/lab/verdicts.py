@@ -199,7 +199,8 @@ def skill(rep: dict[str, Any]) -> Verdict | None:
     unclear = (f"; {', '.join(sk['unclear'])} not clearly better than the rung below, though a later rung is"
                if sk.get("unclear") else "")
     if levels >= 3:
-        more = f"; skill still pays at the top rung, {sk['ladder'][-1]['agent']}" if sk["top_counts"] else ""
+        more = (f"; skill still pays at the top rung, {sk['ladder'][-1]['agent']}" if sk["top_counts"] else
+                f"; no level from {sk['stops_at']} up")
         return _v("skill", "ok", f"{levels} levels{more}{unclear}")
     if sk["top_counts"]:
         return _v("skill", "unclear", f"{levels} level{'s' if levels != 1 else ''}, but skill still pays at the top rung "

@@ -152,7 +152,6 @@ local function move_kind(mv, places)
   if named > 65536 then class_of, kind_tree, named = {}, {}, 0 end
   return kind
 end
-P.lab_move_kind = move_kind
 
 ---------------------------------------------------------------------------------------------
 -- The strings of a batch's reply (first moves, reasons, ranks), each written once as JSON
@@ -174,13 +173,14 @@ end
 
 -- The checks of a notation or a reason (nomv/lua/host/moves.lua, results.lua), once for each
 -- distinct text: their patterns would stop LuaJIT compiling the loop around them.
-local good_notation, good_reason = {}, {}
+local good_notation, good_reason, good = {}, {}, 0
 local function first_notation(state, mv)
   local notation = P.game().notation
   local text = notation and notation(state, mv)
   if type(text) == "string" and good_notation[text] then return text end
   text = P.notation_of(state, mv)
-  good_notation[text] = true
+  if good >= 65536 then good_notation, good_reason, good = {}, {}, 0 end
+  good_notation[text], good = true, good + 1
   return text
 end
 
@@ -189,7 +189,8 @@ local function reason_key(reason)
   if type(reason) == "string" and good_reason[reason] then return intern("reason", reason) end
   P.check_text(reason, "result: reason", "E053")
   if type(reason) == "string" then
-    good_reason[reason] = true
+    if good >= 65536 then good_notation, good_reason, good = {}, {}, 0 end
+    good_reason[reason], good = true, good + 1
     return intern("reason", reason)
   end
   local json = to_json(reason, "reason")
