@@ -234,7 +234,7 @@ def _kinds(rep: dict[str, Any]) -> str:
     kinds = rep["move_kinds"]
     if not kinds:
         return ""
-    rows = "".join(f'<tr><td class="l">{_e(k["kind"])}</td><td>{k["moves"]:,}</td><td>{share(k["share"])}</td></tr>'
+    rows = "".join(f'<tr><td class="l">{_e(k["kind"])}</td><td>{k["moves"]:,}</td><td>{share(k)}</td></tr>'
                    for k in kinds[:12])
     more = f"<p>And {len(kinds) - 12} more kinds.</p>" if len(kinds) > 12 else ""
     return ("<h2>Kinds of moves</h2><p>A move's kind: its label, else what its steps are (a place of the board, a "
@@ -262,12 +262,13 @@ def _rules(rep: dict[str, Any], header: dict[str, Any], script: str) -> str:
         out.append(f"<p>{_e(script)}:{a}{'' if a == b else '-' + str(b)} ran only with "
                    f"{_e(', '.join(part['settings']))}:</p><pre>{_e(_source_lines(source, a, b))}</pre>")
     fixed = rules.get("fixed_options") or []
-    why = (f" (with no option tried: the lab cannot vary {_e(', '.join(fixed))}, so lines only "
-           f"{'it reaches' if len(fixed) == 1 else 'they reach'} show here too)" if fixed else "")
+    if rules["ranges"]:
+        why = (f" The lab cannot vary {_e(', '.join(fixed))} (text): lines only "
+               f"{'it reaches' if len(fixed) == 1 else 'they reach'} are among them." if fixed else "")
+        out.append(f"<p>Lines that never ran with any option tried.{why}</p>")
     for a, b in rules["ranges"][:12]:
-        out.append(f"<p>{_e(script)}:{a}{'' if a == b else '-' + str(b)} never ran{why}:</p>"
+        out.append(f"<p>{_e(script)}:{a}{'' if a == b else '-' + str(b)}:</p>"
                    f"<pre>{_e(_source_lines(source, a, b))}</pre>")
-        why = ""
     if len(rules["ranges"]) > 12:
         out.append(f"<p>And {len(rules['ranges']) - 12} more ranges of lines that never ran.</p>")
     for err in rules.get("errors") or []:

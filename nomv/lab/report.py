@@ -15,9 +15,9 @@ def _pct(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{100 * x:.{digits}f}%"
 
 
-def share(x: float) -> str:
-    """A share of moves: whole percents, but never "0%" for something that happened."""
-    return "<1%" if 0 < x < 0.005 else f"{100 * x:.0f}%"
+def share(kind: dict[str, Any]) -> str:
+    """A kind's share of the moves: whole percents, but never "0%" for moves that were played."""
+    return "<1%" if kind["moves"] and kind["share"] < 0.005 else f"{100 * kind['share']:.0f}%"
 
 
 def _num(x: float | None, digits: int = 1) -> str:
@@ -31,7 +31,7 @@ def ranges_text(ranges: list[list[int]], limit: int = 12) -> str:
 
 
 def kinds_text(kinds: list[dict[str, Any]], limit: int = 6) -> str:
-    shown = ", ".join(f"{k['kind']} {share(k['share'])}" for k in kinds[:limit])
+    shown = ", ".join(f"{k['kind']} {share(k)}" for k in kinds[:limit])
     return shown + (f" and {len(kinds) - limit} more kinds" if len(kinds) > limit else "")
 
 

@@ -181,7 +181,7 @@ def openings(rep: dict[str, Any]) -> Verdict | None:
     z = NormalDist().inv_cdf(1 - 0.025 / len(ops))
     overall = fp["score"]
     apart = []
-    for o in ops:
+    for o in sorted(ops, key=lambda o: -abs(o["score"] - overall)):      # (the farthest first)
         lo, hi = wilson(o["score"] * o["games"], o["games"], z=z)
         if lo > overall or hi < overall:
             apart.append(f"{o['move']} scores {o['score']:.2f} over {o['games']:,} games")
