@@ -208,15 +208,19 @@ def test_kinds_of_moves_are_named_by_what_their_steps_are():
 def test_rule_coverage_tells_other_options_code_from_dead_code():
     rep, _, plan = analyze("options", games=20, traced=2)
     source = (LAB / "options.lua").read_text().split("\n")
-    twist, long_game, dead = (next(i + 1 for i, text in enumerate(source) if mark in text)
-                              for mark in ("-- only with mode=twist", "-- only with length=3", "-- no option reaches this"))
+    twist, long_game, shaped, dead = (next(i + 1 for i, text in enumerate(source) if mark in text)
+                                      for mark in ("-- only with mode=twist", "-- only with length=3",
+                                                   "-- only with a shape", "-- no option reaches this"))
     rules = rep["rules"]
-    assert [st.label for st in plan.settings] == ["length=3", "mode=twist"] and rules["fixed_options"] == ["note"]
-    assert rules["other_games"] == 4
+    # a text option is tried with its help's examples that the script's check accepts (not x-y)
+    assert [st.label for st in plan.settings] == ["length=3", "mode=twist", "shape=ab/cd"]
+    assert rules["fixed_options"] == ["note"]                  # (its help gives no example)
+    assert rules["other_games"] == 6
     assert rep["unused_lines"] == [dead]
     elsewhere = {tuple(p["range"]): p["settings"] for p in rules["other_options"]}
-    assert elsewhere == {(twist, twist): ["mode=twist"], (long_game, long_game): ["length=3"]}
-    assert rep["verdicts"]["rules"]["verdict"] == "watch" and "2 more ran only with other options" in \
+    assert elsewhere == {(twist, twist): ["mode=twist"], (long_game, long_game): ["length=3"],
+                         (shaped, shaped): ["shape=ab/cd"]}
+    assert rep["verdicts"]["rules"]["verdict"] == "watch" and "3 more ran only with other options" in \
         rep["verdicts"]["rules"]["says"]
 
 

@@ -203,10 +203,12 @@ def other_settings(specs: dict[str, Any], variants: dict[str, dict[str, Any]], v
     """The settings other than ``values`` whose games rule coverage also traces: each variant,
     then one option at a time set to each of its other choices (numbers: the least and the
     greatest; a true/false option to the other; a number option to its least and greatest
-    value); each resolved by ``resolve``
+    value; a text option to the examples its help gives); each resolved by ``resolve``
     (options -> values, refusing what the script's check refuses), the same values once.  And
-    the options that cannot be varied so (text; numbers without both bounds)."""
+    the options that cannot be varied so (numbers without both bounds; text whose help gives no
+    example the script accepts)."""
     candidates: list[tuple[str, dict[str, Any], str | None]] = []
+    examples: dict[str, list[str]] = {}          # text option -> the labels of its examples
     for name in sorted(variants):
         preset = variants[name]
         shown = ", ".join(f"{k}={_show(v)}" for k, v in preset.items())
@@ -223,6 +225,9 @@ def other_settings(specs: dict[str, Any], variants: dict[str, dict[str, Any]], v
         elif spec.type in ("int", "number") and spec.min is not None and spec.max is not None:
             others = [v for v in dict.fromkeys((spec.min, spec.max)) if v != values.get(spec.name)]
             others = [int(v) if spec.type == "int" else v for v in others]
+        elif spec.type == "string" and help_examples(spec.help, values.get(spec.name)):
+            others = help_examples(spec.help, values.get(spec.name))
+            examples[spec.name] = [f"{spec.name}={v}" for v in others]
         else:
             fixed.append(spec.name)
             continue
@@ -241,7 +246,19 @@ def other_settings(specs: dict[str, Any], variants: dict[str, dict[str, Any]], v
             continue
         seen.append(resolved)
         out.append(Setting(f"options {len(out) + 1}", label, resolved))
-    return out, fixed
+    labels = {st.label for st in out}
+    fixed += [name for name, tried in examples.items() if not labels & set(tried)]
+    return out, sorted(fixed, key=lambda name: (specs[name].order, name))
+
+
+def help_examples(help_text: str, current: Any, most: int = 3) -> list[str]:
+    """The values a text option's help shows as examples: its words that are not plain words
+    (Trinim's layout: "rows from the apex: b/bb/bgr/grgg/rbgrr"), at most ``most``.  The script's
+    own check then refuses those that are not values (Nibble's "colours 1-9")."""
+    words = [w.strip("()[]{},;:'\"").rstrip(".") for w in help_text.split()]
+    found = [w for w in dict.fromkeys(words) if w and w != current and not w.isalpha() and not w.isdigit()
+             and any(c.isalnum() for c in w)]
+    return found[:most]
 
 
 @dataclass

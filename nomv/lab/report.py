@@ -39,7 +39,8 @@ def power_text(sk: dict[str, Any]) -> str:
     """What the ladder's games per rung can find, in words."""
     n, power = sk["games_per_rung"], sk["power"]
     found = f"a rung that truly scores 0.70 against the one below shows as a level {_pct(power['0.70'], 0)} of the time"
-    least = f"; 90% of the time from a true score of {sk['detectable']:.2f}" if sk.get("detectable") else ""
+    least = (f"; it finds a rung at least 90% of the time once the rung truly scores {sk['detectable']:.2f} or more"
+             if sk.get("detectable") else "; no true score finds a rung 90% of the time with so few games")
     return f"{n} games a rung (every seat in turn on the same deals): {found}{least}"
 
 
