@@ -34,7 +34,8 @@ pre { background: #f0eee8; padding: 8px; overflow-x: auto; }
 .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; align-items: end; }
 table { display: block; overflow-x: auto; max-width: 100%; } td { white-space: nowrap; }
 @media (max-width: 800px) { .grid { display: block; } }
-@media (max-width: 600px) { body { padding: 12px; font-size: 15px; } td, th { padding: 3px 6px; }
+@media (max-width: 600px) { body { padding: 12px; font-size: 15px; } td, th { padding: 3px 4px; }
+  table { font-size: 0.8em; }
   h1 { font-size: 1.4em; } }
 """
 
@@ -330,11 +331,25 @@ def _openings(rep: dict[str, Any]) -> str:
     ops = rep["openings"]
     if not ops or rep["players"] < 2:
         return ""
+    from .verdicts import OPENING_GAMES, opening_intervals
+    joint = opening_intervals(rep)
+    fp = rep.get("first_player") or {}
+    intro = ("<h2>Openings</h2><p>The first player's score by the first move played, the most played first"
+             + (f" (all games: {_f(fp['score'])})" if fp.get("score") is not None else ""))
+    if joint:           # (the intervals the verdict reads: widened for the moves compared)
+        cells = [_ci(list(joint[o["move"]])) if o["move"] in joint else "–" for o in ops]
+        intro += (f". The {len(joint)} moves played in {OPENING_GAMES} games or more are compared, each interval "
+                  f"widened so that all {len(joint)} hold their true scores together 95% of the time (of many "
+                  "plain 95% intervals, one in twenty misses by chance alone).</p>")
+        head = "interval"
+    else:
+        cells = [_ci(o["ci95"]) for o in ops]
+        intro += ".</p>"
+        head = "95% interval"
     rows = "".join(f'<tr><td class="l moves">{_e(o["move"])}</td><td>{o["games"]:,}</td><td>{_f(o["score"])}</td>'
-                   f'<td>{_ci(o["ci95"])}</td></tr>' for o in ops)
-    return ("<h2>Openings</h2><p>The first player's score by the first move played, the most played first.</p>"
-            f'<table><tr><th class="l">first move</th><th>games</th><th>score</th><th>95% interval</th></tr>{rows}'
-            "</table>" + _verdict(rep, "openings"))
+                   f"<td>{cell}</td></tr>" for o, cell in zip(ops, cells))
+    return (intro + f'<table><tr><th class="l">first move</th><th>games</th><th>score</th><th>{head}</th></tr>'
+            f"{rows}</table>" + _verdict(rep, "openings"))
 
 
 def _representative(rep: dict[str, Any], names: list[str]) -> str:
@@ -375,8 +390,9 @@ def page(rep: dict[str, Any], header: dict[str, Any], title: str, names: list[st
     """The whole page."""
     script = header.get("path", "").replace("\\", "/").rsplit("/", 1)[-1]
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "players" and v != "")
-    speed = (f". Played: {_e(played_text(rep))} in {rep['seconds']:.1f} s, {rep['games_per_second']:,.0f} games/s on "
-             f"{_e(rep['where'])}" if rep.get("games_per_second") else "")
+    # (merged parts have no time of their own: the games played all the same)
+    speed = f". Played: {_e(played_text(rep))}" + (f" in {rep['seconds']:.1f} s, {rep['games_per_second']:,.0f} games/s "
+                                                    f"on {_e(rep['where'])}" if rep.get("games_per_second") else "")
     missing = (f'<p class="warn">{rep["missing_games"]:,} games of the run are missing (a part not merged): the '
                "figures are of the others.</p>" if rep.get("missing_games") else "")
     body = [

@@ -170,25 +170,36 @@ def rules(rep: dict[str, Any]) -> Verdict | None:
     return _v("rules", "ok", f"every line ran{other}")
 
 
-def openings(rep: dict[str, Any]) -> Verdict | None:
-    """A first move scores clearly apart when its interval, widened for the number of moves
-    compared (Bonferroni), excludes the first player's score over all games."""
-    ops = [o for o in rep["openings"] if o["games"] >= OPENING_GAMES]
-    fp = rep.get("first_player")
-    if not fp or fp["score"] is None or len(ops) < 2:
-        return None
+def opening_intervals(rep: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """The first moves compared (played in OPENING_GAMES games or more), each with its interval
+    widened for the number compared (Bonferroni): together they hold the true scores 95% of the
+    time.  The page shows these, so that its table and the verdict below it read the same."""
     from ..stats import wilson
+    ops = [o for o in rep["openings"] if o["games"] >= OPENING_GAMES]
+    if len(ops) < 2:
+        return {}
     z = NormalDist().inv_cdf(1 - 0.025 / len(ops))
+    return {o["move"]: wilson(o["score"] * o["games"], o["games"], z=z) for o in ops}
+
+
+def openings(rep: dict[str, Any]) -> Verdict | None:
+    """A first move scores clearly apart when its widened interval (opening_intervals) excludes
+    the first player's score over all games."""
+    fp = rep.get("first_player")
+    intervals = opening_intervals(rep)
+    if not fp or fp["score"] is None or not intervals:
+        return None
     overall = fp["score"]
     apart = []
-    for o in sorted(ops, key=lambda o: -abs(o["score"] - overall)):      # (the farthest first)
-        lo, hi = wilson(o["score"] * o["games"], o["games"], z=z)
+    for o in sorted(rep["openings"], key=lambda o: -abs(o["score"] - overall)):      # (the farthest first)
+        lo, hi = intervals.get(o["move"], (0.0, 1.0))
         if lo > overall or hi < overall:
             apart.append(f"{o['move']} scores {o['score']:.2f} over {o['games']:,} games")
+    n = len(intervals)
     if apart:
         return _v("openings", "watch", "; ".join(apart[:3]) + f", against {overall:.2f} over all games")
-    return _v("openings", "ok", f"no first move scores clearly apart from {overall:.2f} (the {len(ops)} moves played in "
-              f"{OPENING_GAMES} games or more, intervals widened for comparing {len(ops)})")
+    return _v("openings", "ok", f"no first move scores clearly apart from {overall:.2f}: every interval of the {n} "
+              f"moves played in {OPENING_GAMES} games or more holds it")
 
 
 def skill(rep: dict[str, Any]) -> Verdict | None:
