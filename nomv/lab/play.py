@@ -52,35 +52,42 @@ def _error_line(exc: ScriptError, plies: int = 0) -> dict[str, Any]:
 
 def run_batch(batch: Batch, notations: bool = False) -> list[dict[str, Any]]:
     """The records of the batch's games, in order."""
-    game = _game(batch)
-    engine = game.engine
     agents = [a.lua() for a in batch.agents]
     games = list(batch.games)
-    out: list[dict[str, Any]] = []
     if batch.traced:
-        rules: set[int] | None = None
-        for g in games:
-            engine.coverage_start()
-            cov: dict[str, Any] | None
-            try:
-                lines = _play(engine, batch, [g], agents, notations)
-            finally:
-                try:
-                    cov = engine.coverage_stop()
-                except NomvError:
-                    cov = None
-            record = _record(g, lines[0])
-            if rules is None:       # (after a coverage_stop: the lines are the script's own)
-                rules = set(engine.lab_rule_lines())
-            if cov is not None:
-                record["traced"] = True
-                ran = set(cov["ran"])
-                record["lines"] = sorted(ran)
-                record["active"] = sorted(set(cov["active"]) & (rules | ran))
-            out.append(record)
-        return out
+        return [_traced(batch, g, agents, notations) for g in games]
+    engine = _game(batch).engine
     lines = _play(engine, batch, games, agents, notations)
     return [_record(g, line) for g, line in zip(games, lines)]
+
+
+def _traced(batch: Batch, g: GameSpec, agents: list[dict[str, Any]], notations: bool) -> dict[str, Any]:
+    """A game whose lines are traced, in a Lua state of its own: a script that fills a cache
+    (Trinim's and Nibble's boards by size) runs those lines in each traced game, so that the
+    lines a game ran do not depend on which games its process played before (a shard's, a
+    pool's, a cluster's: the same records everywhere)."""
+    game = Game(batch.source, batch.path, batch.runtime, limits=batch.limits)
+    try:
+        engine = game.engine
+        engine.coverage_start()
+        cov: dict[str, Any] | None
+        try:
+            lines = _play(engine, batch, [g], agents, notations)
+        finally:
+            try:
+                cov = engine.coverage_stop()
+            except NomvError:
+                cov = None
+        record = _record(g, lines[0])
+        if cov is not None:
+            rules = set(engine.lab_rule_lines())     # (after a coverage_stop: the lines are the script's own)
+            record["traced"] = True
+            ran = set(cov["ran"])
+            record["lines"] = sorted(ran)
+            record["active"] = sorted(set(cov["active"]) & (rules | ran))
+        return record
+    finally:
+        game.close()
 
 
 def _play(engine: Any, batch: Batch, games: list[GameSpec], agents: list[dict[str, Any]],
