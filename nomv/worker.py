@@ -64,7 +64,7 @@ def cpu_seconds(pid: int, otherwise: float) -> float:
 #: runs (a worker killed inside a request must name the same hook as Lua's own time limit).
 HOOK_OF_REQUEST = {"notations": "notation", "move_count": "moves", "random_moves": "random_move",
                    "steps_moves": "steps",
-                   "move_generation": "playout"}
+                   "move_generation": "playout", "profile": "playout"}
 
 
 class StateRef:

@@ -212,6 +212,37 @@ class Collector:
         self._thread.join(5)
 
 
+# -- a real SMTP server on the loopback address ---------------------------------------------------------
+
+class Mailbox:
+    """aiosmtpd's handler: keeps every message the server sends."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        from email import message_from_bytes
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        return [m for m in self.messages if m["To"] == address]
+
+
+def smtp_server():
+    """A fixture's body: an SMTP server on 127.0.0.1 (aiosmtpd), its Mailbox, while it runs;
+    the mailbox's ``port`` is the server's."""
+    from aiosmtpd.controller import Controller
+    box = Mailbox()
+    controller = Controller(box, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    box.port = controller.port
+    try:
+        yield box
+    finally:
+        controller.stop()
+
+
 # -- the API's own description ----------------------------------------------------------------------
 
 class Described:

@@ -20,6 +20,7 @@ from .. import __version__
 from .api import accounts, challenges, games, live, matches, records, server
 from .api.errors import add_error_handlers
 from .guard import OriginGuard
+from .headers import SecurityHeaders
 from .pages import add_pages
 from .services import Services
 from .settings import Settings
@@ -52,7 +53,8 @@ def create_app(settings: Settings) -> FastAPI:
     from fastapi_offline import FastAPIOffline
     app = FastAPIOffline(title="nomv server", version=__version__, lifespan=lifespan, description=DESCRIPTION)
     app.state.services = services
-    app.add_middleware(OriginGuard, public_url=settings.public_url)
+    app.add_middleware(OriginGuard, public_url=settings.public_url, body_timeout=settings.body_timeout)
+    app.add_middleware(SecurityHeaders)     # (outside the guard: its refusals get them too)
     add_error_handlers(app)
     for area in (server, accounts, games, matches, challenges, records, live):
         app.include_router(area.router)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import secrets
 import threading
 from dataclasses import dataclass
 
@@ -127,7 +128,9 @@ class Computer:
         seat = m.seat(m.row.to_move)
         if seat.kind != "computer":
             return None
-        return Turn(m.key(), m.loader(), seat.seat, agent_spec(seat), (int(m.row.seed) * 7919 + seat.seat) % 2**31)
+        # The search's own randomness is fresh, never the match's seed: the moves a computer
+        # plays would give that seed away (and with it every die and draw to come).
+        return Turn(m.key(), m.loader(), seat.seat, agent_spec(seat), secrets.randbits(31))
 
     def _turn(self, searcher: Searcher, match_id: int) -> None:
         turn = self.turn(match_id)

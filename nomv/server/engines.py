@@ -426,6 +426,17 @@ class Engines:
             return {"ply": ply, **shown}
         return self._run(key.sha256, work, key.id)
 
+    def drew_chance(self, key: MatchKey, load_moves: MovesLoader, since: int) -> bool:
+        """Whether the match's moves after its first ``since`` drew from the game's random
+        generator (Position.drew_chance)."""
+        def work(loaded: _Loaded) -> bool:
+            entry = self._positions.entry(loaded, key, load_moves)
+            try:
+                return entry.position.drew_chance(since)
+            except ScriptError as exc:
+                raise script_failed(exc, f"at move {entry.position.ply}") from None
+        return bool(self._run(key.sha256, work, key.id))
+
     def preview(self, sha256: str, variant: str | None) -> dict:
         """The opening position of a game (default options, or a variant's) as a spectator sees
         it: {"scene", "to_move", "legal"} (the catalogue's picture; seed 0, so always the same)."""

@@ -1,10 +1,12 @@
 """The origin guard: pure ASGI middleware in front of the routes.  It refuses writes that rely on
 the session cookie and come from another site's page (a cross-site request forgery: the
-browser's ``Origin`` and ``Sec-Fetch-Site`` say so), bodies that are not JSON, and bodies over
-the size limit, before any route reads them.  Bots authenticate with ``Authorization: Bearer``,
+browser's ``Origin`` and ``Sec-Fetch-Site`` say so), bodies that are not JSON, bodies over the
+size limit, and bodies that stop arriving (``body_timeout`` seconds without a part), before any
+route reads them.  Bots authenticate with ``Authorization: Bearer``,
 which no browser sends on its own: their writes are welcome from anywhere."""
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import urlsplit
 
 from fastapi.responses import JSONResponse
@@ -21,11 +23,12 @@ def host_of(origin: str) -> str:
 
 class OriginGuard:
     """Pure ASGI middleware: refuses writes from another site that rely on the cookie (a
-    cross-site request forgery), bodies that are not JSON, and bodies over the size limit."""
+    cross-site request forgery), bodies that are not JSON, over the size limit, or late."""
 
-    def __init__(self, app: ASGIApp, public_url: str | None):
+    def __init__(self, app: ASGIApp, public_url: str | None, body_timeout: float = 30.0):
         self.app = app
         self.public = public_host(public_url)
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
@@ -46,32 +49,42 @@ class OriginGuard:
             status, code, message = problem
             response = JSONResponse({"error": code, "message": message}, status_code=status)
             return await response(scope, receive, send)
-        if length is not None:
+        if length == "0":
             return await self.app(scope, receive, send)
-        # A body without a length (chunked) is counted as it arrives, and refused once it is
-        # over the limit: never read whole.  The answer is sent from here; the application is
-        # told the client went away, and whatever it answers then is dropped.
-        received, answered = 0, False
+        # The body is read as it arrives: a part that does not come within body_timeout seconds
+        # (a client that sends the headers and then a trickle, or nothing), and a body without a
+        # length (chunked) once it is over the limit, are answered from here (408, 413) and the
+        # application is told the client went away: whatever it answers then is dropped.
+        received, complete, answered = 0, False, False
 
-        async def counted() -> Message:
-            nonlocal received, answered
+        async def refuse(status: int, code: str, message: str) -> Message:
+            nonlocal answered
+            answered = True
+            await JSONResponse({"error": code, "message": message}, status_code=status)(scope, receive, send)
+            return {"type": "http.disconnect"}
+
+        async def guarded() -> Message:
+            nonlocal received, complete
             if answered:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            if complete:           # (afterwards the application only listens for a disconnect)
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.body_timeout)
+            except asyncio.TimeoutError:
+                return await refuse(408, "timeout", f"the request body did not arrive: nothing came for "
+                                    f"{self.body_timeout:g} s")
             if message["type"] == "http.request":
+                complete = not message.get("more_body", False)
                 received += len(message.get("body", b""))
-                if received > MAX_BODY:
-                    answered = True
-                    response = JSONResponse({"error": "too_large", "message": "the request body is over "
-                                             f"{MAX_BODY // 2**20} MB"}, status_code=413)
-                    await response(scope, receive, send)
-                    return {"type": "http.disconnect"}
+                if length is None and received > MAX_BODY:
+                    return await refuse(413, "too_large", f"the request body is over {MAX_BODY // 2**20} MB")
             return message
 
         async def unless_answered(message: Message) -> None:
             if not answered:
                 await send(message)
-        await self.app(scope, counted, unless_answered)
+        await self.app(scope, guarded, unless_answered)
 
 
 def public_host(public_url: str | None) -> str | None:

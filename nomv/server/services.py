@@ -36,6 +36,8 @@ class Services:
         if self.store.backend == "postgresql":
             # several processes may serve this database: pushes reach every one's clients
             self.live.connect(libpq_url(settings.db))
+        # a session that ends closes its sockets, in every process
+        self.accounts.on_sessions_ended = self.live.end_sessions
         self.leases = Leases(self.store)
         self.mailer = Mailer(settings.smtp, settings.mail_from) if settings.smtp else None
         # The match service, role by role (nomv/server/matches/__init__.py).

@@ -49,6 +49,9 @@ class Settings:
     uploads_per_hour: int = 30
     check_playouts: int = 10
     check_extremes: bool = True
+    #: ...and the fast random games (inside Lua, with the cheap checks: a dead end in one game in
+    #: a hundred is found in all but one upload in a hundred), for the default options.
+    check_fast_games: int = 500
     #: Time per move: the shortest a match may ask for (seconds), and how often the server looks
     #: for players out of time.
     min_time_per_move: float = 60.0
@@ -63,6 +66,16 @@ class Settings:
     argon2_memory: int = 65536
     argon2_time: int = 3
     log_level: str = "info"
+    #: The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (uvicorn's
+    #: forwarded_allow_ips: addresses or networks, comma-separated, or "*" for any): the
+    #: address a login counts against, and whether the session cookie is Secure.
+    forwarded_allow_ips: str = "127.0.0.1"
+    #: Seconds a connection may take to send a request's headers (from its opening or the
+    #: previous answer), and to send the next part of a body, before it is closed or answered 408.
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    #: Matches a user created that may wait for players at once (challenges, open seats).
+    max_waiting: int = 20
     #: Server processes on this machine (uvicorn's workers), sharing the database: PostgreSQL
     #: only (its LISTEN/NOTIFY carries the pushes between them).
     workers: int = 1

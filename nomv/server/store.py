@@ -180,10 +180,18 @@ def database_reason(exc: BaseException) -> str:
 
 
 class Store:
-    """The database connection: ``read()`` and ``write()`` give a connection in a transaction."""
+    """The database connection: ``read()`` and ``write()`` give a connection in a transaction.
 
-    def __init__(self, url: str):
+    SQLite runs in WAL mode with ``synchronous=FULL``: a transaction that committed (a move that
+    was answered 200) is on the disk, and survives a power cut or a crash of the machine.  With
+    NORMAL it would survive a crash of the program only: a power cut could take the last
+    transactions back (measured: docs/deploy.md).  ``synchronous`` is for measuring that."""
+
+    def __init__(self, url: str, synchronous: str = "FULL"):
         self.url = url
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous is FULL or NORMAL, got {synchronous!r}")
+        self.synchronous = synchronous
         url = engine_url(url)
         self.backend = "sqlite" if url.startswith("sqlite") else "postgresql"
         if self.backend == "sqlite":
@@ -213,7 +221,7 @@ class Store:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={self.synchronous}")
             cursor.close()
 
         @event.listens_for(self.engine, "begin")

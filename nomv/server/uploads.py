@@ -95,9 +95,9 @@ class Uploads:
             path = Path(folder) / SHOWN_AS
             path.write_text(source, encoding="utf-8")
             try:
-                # The count alone (no time budget): an upload is answered while its author waits.
+                # The counts alone (no time budget): an upload is answered while its author waits.
                 report = check(path, playouts=self.settings.check_playouts, seconds=0, coverage=False,
-                               stats_games=0, extremes=self.settings.check_extremes,
+                               stats_games=self.settings.check_fast_games, extremes=self.settings.check_extremes,
                                limits=self.settings.limits, jobs=1)
             except Exception as exc:   # the checker itself broke: refuse, and say so
                 raise ApiError(f"the script could not be checked: {type(exc).__name__}: {exc}") from None

@@ -39,8 +39,11 @@ def login(body: Login, request: Request, response: Response, s: ServicesDep) -> 
     (`Authorization: Bearer TOKEN`). Sessions survive a restart of the server and end
     after 30 days without use, at logout, or when the password changes."""
     found, token = s.accounts.login(body.name, body.password, request.client.host if request.client else None)
+    # Secure over HTTPS: the request's own (a proxy of --forwarded-allow-ips says so), or the
+    # address people use (a proxy that does not say so is no reason to send it in clear)
+    secure = request.url.scheme == "https" or (s.settings.public_url or "").lower().startswith("https:")
     response.set_cookie(COOKIE, token, httponly=True, samesite="lax", path="/",
-                        secure=request.url.scheme == "https", max_age=int(s.settings.session_days * 86400))
+                        secure=secure, max_age=int(s.settings.session_days * 86400))
     return {"token": token, "name": found.name}
 
 
@@ -71,11 +74,12 @@ def change_me(body: MeChange, current: Me, s: ServicesDep) -> dict[str, Any]:
 
 
 @router.post("/me/password", response_model=Ok, summary="Change your password",
-             responses=errors(401, write=True))
+             responses=errors(401, 429, write=True))
 def change_password(body: PasswordChange, request: Request, current: Me, s: ServicesDep) -> dict[str, Any]:
-    """Needs the old password. Every other session of yours ends."""
+    """Needs the old password. Every other session of yours ends. A wrong old password
+    counts as a failed login of your name from your address (429 after too many)."""
     _how, token = token_of(request)
-    s.accounts.change_password(current, body.old, body.new, token)
+    s.accounts.change_password(current, body.old, body.new, token, request.client.host if request.client else None)
     return {"ok": True}
 
 

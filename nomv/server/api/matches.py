@@ -95,8 +95,9 @@ def draw(body: DrawIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[s
 
 
 @router.post("/matches/{match_id}/takeback", **AS_SEEN,
-             summary="Ask for a takeback, accept or refuse one", responses=errors(401, 404, 409, write=True))
+             summary="Ask for a takeback, accept or refuse one", responses=errors(401, 404, 409, 502, write=True))
 def takeback(body: TakebackIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
     """`ask` takes back your last move and every move after it once the other players
-    accept (computer players always do)."""
+    accept. Computer players accept at once, except where it would show the future: in a
+    game with hidden information, or when the moves to take back drew chance (409)."""
     return s.rounds.takeback(current, match_id, body.action)

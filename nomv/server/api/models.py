@@ -11,12 +11,42 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+
+
+def lone_surrogate(value: Any, where: str = "") -> str | None:
+    """Where the first text in ``value`` (a JSON value, walked through) holds a lone UTF-16
+    surrogate, else None.  JSON may escape one (``"\\ud800"``); it is not a character, and no
+    text holding it can be stored, hashed or answered as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")      # (at C speed: a script's source may be megabytes)
+            return None
+        except UnicodeEncodeError:
+            return where or "the body"
+    items: Any = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and lone_surrogate(key) is not None:
+            return f"a key of {where or 'the body'}"
+        found = lone_surrogate(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 class Body(BaseModel):
-    """A request body."""
+    """A request body.  Text holding a lone UTF-16 surrogate is refused here, before any
+    service sees it (422, naming the field)."""
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_lone_surrogates(cls, data: Any) -> Any:
+        where = lone_surrogate(data)
+        if where is not None:
+            raise ValueError(f"{where} holds a lone UTF-16 surrogate (an escape such as \\ud800 that "
+                             "is half of a pair): not a character; send UTF-8 text")
+        return data
 
 
 class Answer(BaseModel):
@@ -223,6 +253,8 @@ class Outcome(Answer):
     reason: str | None
     text: str = Field(description="the result in words")
     how: Literal["game", "resign", "timeout", "draw"]
+    unrated: str | None = Field(None, description="why a match that was to be rated changed no rating "
+                                                  "(it ended too soon); the key only then")
 
 
 class SeatOut(Answer):

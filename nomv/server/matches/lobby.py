@@ -72,6 +72,11 @@ class Lobby:
             raise Invalid("a match continued from a record is not rated (its seed is known)")
         rated = bool(rated if rated is not None else not computers and not played)
         active = all(s.accepted for s in match_seats)
+        if not active:
+            waiting = self.tables.waiting_created_by(user.id)
+            if waiting >= self.settings.max_waiting:
+                raise Forbidden(f"you have {waiting} matches waiting for players, the most one may have "
+                                f"({self.settings.max_waiting}): cancel one, or wait for answers, first")
         invite = secrets.token_urlsafe(18) if any(s.kind == "open" for s in match_seats) else None
         new = NewMatch(script_sha256=entry.sha256, game=entry.name, options=options, variant=variant,
                        players=players, seed=seed, status=RUNNING if active else WAITING, to_move=to_move,

@@ -143,12 +143,14 @@ class Round:
         else:
             values["deadline"] = deadline(m.seats, snap.to_move, m.row.time_per_move)
         stored = MoveRow(m.row.ply, seat, played.steps, played.notation, t, expects)
+        if outcome is not None:
+            self._unless_too_short(m, [*m.moves, stored], values)
         try:
             with p.tables.change() as w:
                 w.add_move(m.id, stored)
                 w.update(m, values, t)
                 if outcome is not None:
-                    self._rate(w, m, outcome["ranks"])
+                    self._rate(w, m, outcome["ranks"], values)
         except Lost:
             p.engines.forget(key)
             fresh = self.load()
@@ -160,7 +162,7 @@ class Round:
         self.version = after.row.version
         p.notifier.changed(after, "move", acting=user)
         return {"ply": after.row.ply, "move": played.notation, "steps": played.steps,
-                "status": after.row.status, "outcome": outcome}
+                "status": after.row.status, "outcome": after.row.outcome}
 
     # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
 
@@ -200,19 +202,30 @@ class Round:
                    "reason": text, "text": text, "how": how}
         values: MatchChange = {"status": "ended", "outcome": outcome, "to_move": None, "deadline": None,
                                "draw_offer": None, "takeback": None}
+        self._unless_too_short(m, m.moves, values)
         t = now()
         try:
             with self._parts.tables.change() as w:
                 w.update(m, values, t)
-                self._rate(w, m, ranks)
+                self._rate(w, m, ranks, values)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
         self._changed(m.changed(values, t), how)
 
     @staticmethod
-    def _rate(w: Changes, m: Match, ranks: list[int]) -> None:
+    def _unless_too_short(m: Match, moves: list[MoveRow], values: MatchChange) -> None:
+        """A rated match that ends after too few moves (ratings.too_short) ends unrated, and
+        its outcome says why."""
+        why = ratings.too_short([s.seat for s in m.seats], [mv.seat for mv in moves]) if m.row.rated else None
+        outcome = values.get("outcome")
+        if why is not None and outcome is not None:
+            values["rated"] = False
+            values["outcome"] = {**outcome, "unrated": why}
+
+    @staticmethod
+    def _rate(w: Changes, m: Match, ranks: list[int], values: MatchChange) -> None:
         """Rates the players of a rated match that ends, in the transaction that ends it."""
-        if not m.row.rated:
+        if not values.get("rated", m.row.rated):
             return
         user_ids = [s.user_id for s in m.seats if s.user_id is not None]
         if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
@@ -247,7 +260,7 @@ class Round:
 
     def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
         """``ask`` takes back the user's last move and every move after it once the others
-        accept (computer players always do)."""
+        accept (computer players do, unless it would show the future: _computers_agree)."""
         with self.lock:
             m = self.load()
             mine = self._running(m, user)
@@ -265,6 +278,7 @@ class Round:
                 own = [mv.ply for mv in m.moves if mv.seat in mine]
                 if not own:
                     raise Conflict("you have no move to take back")
+                self._computers_agree(m, own[-1])
                 agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
                 request = {"by": m.moves[own[-1]].seat, "ply": own[-1], "agreed": agreed}
             if set(request["agreed"]) >= {s.seat for s in m.seats}:
@@ -272,6 +286,20 @@ class Round:
             else:
                 self._change(m, {"takeback": request}, "takeback asked", user)
             return self.show(user)
+
+    def _computers_agree(self, m: Match, back_to: int) -> None:
+        """Computer players agree to take moves back, unless that would show the future: in a
+        game with hidden information (the moves revealed something: a tile drawn, a card turned
+        up) or when the moves drew chance (a die).  A person would take back, look, and play
+        again knowing what comes; between people, the others decide whether to let them."""
+        if not any(s.kind == "computer" for s in m.seats):
+            return
+        if (self._parts.views.entry(m).info or {}).get("hidden_information"):
+            raise Conflict("the computer player declines: in a game with hidden information, taking "
+                           "moves back would let you play them again knowing what they revealed")
+        if self._parts.engines.drew_chance(m.key(), m.loader(), back_to):
+            raise Conflict("the computer player declines: the moves to take back drew chance (a die, "
+                           "a card); taking them back would show you what chance brings next")
 
     def _take_back(self, m: Match, back_to: int, seat: int) -> None:
         t = now()
