@@ -212,6 +212,57 @@ class Collector:
         self._thread.join(5)
 
 
+# -- the API's own description ----------------------------------------------------------------------
+
+class Described:
+    """The server's /openapi.json, to hold real answers against: every answer's status must be
+    documented for its route, and its body must fit the schema documented for that status
+    (answer models forbid undocumented keys: their schemas say ``additionalProperties: false``)."""
+
+    def __init__(self, server: Server):
+        self.doc = httpx.get(server.url + "/openapi.json", timeout=30).json()
+
+    def operation(self, method: str, path: str) -> dict:
+        """The operation of a concrete path (/api/matches/7/moves) and method."""
+        import re
+        for template, operations in self.doc["paths"].items():
+            if method.lower() not in operations:
+                continue
+            parts = re.split(r"[{][^}]+[}]", template)
+            pattern = "^" + "([^/]+)".join(re.escape(part) for part in parts) + "$"
+            if re.match(pattern, path.split("?")[0]):
+                return operations[method.lower()]
+        raise AssertionError(f"{method} {path} is not on the OpenAPI page")
+
+    def schema(self, name: str) -> dict:
+        """A schema of the page's components, by name, whose references resolve."""
+        return {"$ref": f"#/components/schemas/{name}", "components": self.doc["components"]}
+
+    def check(self, schema: dict, body) -> None:
+        """Raises with what does not fit."""
+        import jsonschema
+        jsonschema.Draft202012Validator({**schema, "components": self.doc["components"]}).validate(body)
+
+    def check_answer(self, method: str, path: str, response: httpx.Response) -> None:
+        """The answer is documented: its status for the route, its body by that status's schema."""
+        op = self.operation(method, path)
+        documented = op["responses"].get(str(response.status_code))
+        assert documented is not None, (f"{method} {path} answered {response.status_code}, which its "
+                                        f"OpenAPI entry does not list: {sorted(op['responses'])}")
+        content = documented.get("content")
+        media = response.headers.get("content-type", "").split(";")[0].strip()
+        if not content:
+            assert not response.content, f"{method} {path}: a body where none is documented"
+            return
+        assert media in content, f"{method} {path}: {media} where the page says {sorted(content)}"
+        if media == "application/json":
+            try:
+                self.check(content[media]["schema"], response.json())
+            except Exception as exc:
+                raise AssertionError(f"{method} {path} {response.status_code}: the answer does not fit "
+                                     f"its schema: {str(exc)[:1500]}") from None
+
+
 # -- PostgreSQL --------------------------------------------------------------------------------------
 
 def postgres_or_skip() -> Postgres:

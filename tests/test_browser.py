@@ -282,6 +282,24 @@ def test_resign_ends_the_match_for_both(browser, server):
     bob.close()
 
 
+def test_a_challenge_is_accepted_declined_and_cancelled_on_its_page(browser, server):
+    # (each answers the match as its player sees it afterwards: the page shows it at once)
+    alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
+    seats = {"game": "tictactoe", "seats": [alice.api.name, bob.api.name]}
+    accepted, declined, cancelled = (alice.api.ok("POST", "/api/matches", seats, 201)["id"] for _ in range(3))
+    for who, match_id, action, shown in ((bob, accepted, "accept", "to move"), (bob, declined, "decline", "declined"),
+                                         (alice, cancelled, "cancel", "cancelled")):
+        who.page.goto(f"{server.url}/matches/{match_id}")
+        who.page.click(f"[data-action={action}]")
+        who.page.wait_for_function("([text]) => (document.querySelector('.status')?.innerText || '').includes(text)",
+                                   arg=[shown], timeout=10_000)
+        assert not who.page.query_selector(f"[data-action={action}]")
+    assert [alice.api.match(m)["status"] for m in (accepted, declined, cancelled)] == ["active", "declined", "cancelled"]
+    assert alice.errors == [] and bob.errors == []
+    alice.close()
+    bob.close()
+
+
 def test_a_reload_mid_match_loses_nothing(browser, server):
     alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
     match_id = challenge(alice.api, [bob.api], "trinim", [alice.api.name, bob.api.name])

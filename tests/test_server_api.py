@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 import nomv
-from serverlib import Api, Collector, Server, challenge, name, wait_for
+from serverlib import Api, Collector, Described, Server, challenge, name, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
 
@@ -269,6 +269,9 @@ def test_the_websocket_of_a_match_for_players_spectators_and_bots(server):
         assert alice.move(match_id, 0, "b2").status_code == 200
         pushed = json.loads(ws.recv(timeout=30))
         assert pushed["events"] == ["move"] and pushed["match"]["legal"]     # bob's turn, his moves
+        described = Described(server)     # the match a push carries is the GET's answer
+        for message in (hello, pushed):
+            described.check(described.schema("MatchOut"), message["match"])
         seen = json.loads(watcher.recv(timeout=30))["match"]
         assert seen["moves"] == ["b2"] and seen["legal"] == []
         alice.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})

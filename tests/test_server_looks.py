@@ -174,32 +174,37 @@ def test_looks_keep_the_newest_version_and_forget():
     assert looks.get(MatchKey(2, "s", {}, 1, 0), [1]) is None       # beyond its size
 
 
-def test_each_match_has_a_lock_of_its_own_held_again_by_its_holder_and_dropped_after():
-    from nomv.server.matches import MatchLocks
-    locks = MatchLocks()
+def test_each_match_has_a_round_of_its_own_whose_lock_its_holder_takes_again_and_idle_ones_are_bounded():
+    from nomv.server.matches.round import Rounds
+    rounds = Rounds(parts=None, keep=2)     # (no act is made here: only the rounds and their locks)
     held, other_ran = threading.Event(), threading.Event()
     release = threading.Event()
 
     def hold(match_id: int) -> None:
-        with locks(match_id):
-            with locks(match_id):       # (a request that checks the clock takes it again)
+        with rounds.held(match_id):
+            with rounds.held(match_id):       # (a move that finds the clock run out takes it again)
                 held.set()
                 release.wait(10)
 
     def other(match_id: int) -> None:
-        with locks(match_id):
+        with rounds.held(match_id):
             other_ran.set()
     holder = threading.Thread(target=hold, args=(1,))
     holder.start()
     held.wait(10)
-    threading.Thread(target=other, args=(65,)).start()     # 65: shared match 1's lock once
+    threading.Thread(target=other, args=(65,)).start()     # another match: never waits for match 1
     assert other_ran.wait(5)
     waiter = threading.Thread(target=other, args=(1,))
     other_ran.clear()
     waiter.start()
-    assert not other_ran.wait(0.3)        # match 1's own lock is held
+    assert not other_ran.wait(0.3)        # match 1's own round is held
+    with rounds.pinned(2), rounds.pinned(3), rounds.pinned(4):
+        pass                              # more rounds than kept: the idle ones beyond 2 go...
+    assert rounds.count() == 2 and 1 in rounds._rounds     # ...never one in use
     release.set()
     assert other_ran.wait(5)
     holder.join(5)
     waiter.join(5)
-    assert locks._locks == {}
+    with rounds.pinned(1) as again:       # the round kept is the same object (its lock, its state)
+        assert again is rounds._rounds[1]
+    assert rounds.count() <= 2

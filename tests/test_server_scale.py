@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from serverlib import Api, Collector, Server, challenge, name, postgres_or_skip, wait_for
+from serverlib import Api, Collector, Described, Server, challenge, name, postgres_or_skip, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
 ARGS = ("--min-time-per-move", "1", "--clock-interval", "0.2")
@@ -421,6 +421,12 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         alice.ok("POST", f"/api/matches/{match_id}/resign")
         return match_id
 
+    def moved() -> int:
+        """A match where alice moved: bob's turn, at ply 1."""
+        match_id = fresh()
+        alice.ok("POST", f"/api/matches/{match_id}/moves", {"ply": 0, "move": "b2"})
+        return match_id
+
     def invite() -> str:
         created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "open"]}, 201)
         return created["invite"].rsplit("/", 1)[1]
@@ -458,8 +464,13 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("GET", "/api/matches", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/challenges", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", lambda: f"/api/matches/{fresh()}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", lambda: f"/api/matches/{ended()}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/matches/987654321", None, {ANON: 404, PLAYER: 404, OTHER: 404}),
         ("GET", lambda: f"/api/matches/{fresh()}/positions/0", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/moves", {"ply": 0, "move": "b2"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
+        ("POST", lambda: f"/api/matches/{moved()}/moves", {"ply": 0, "move": "a1"}, {PLAYER: 409}),   # stale
+        ("POST", lambda: f"/api/matches/{fresh()}/moves", {"ply": 0, "move": "z9"}, {PLAYER: 422}),   # illegal
+        ("POST", lambda: f"/api/matches/{fresh()}/moves", {"ply": "zero", "move": []}, {PLAYER: 422}),
         ("POST", lambda: f"/api/matches/{fresh()}/resign", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/draw", {"action": "offer"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/takeback", {"action": "ask"}, {ANON: 401, OTHER: 403, PLAYER: 409}),
@@ -474,16 +485,23 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("GET", lambda: f"/api/matches/{fresh()}/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
         ("POST", "/api/logout", None, {ANON: 200}),
     ]
-    got = {}
+    # Every answer, of success or refusal, is the one the OpenAPI page documents: its status for
+    # the route, and its body by that status's schema (no undocumented key, no other type).
+    described = Described(srv)
     for method, path, body, expected in table:
         for caller, want in expected.items():
             where = path() if callable(path) else path
             payload = body() if callable(body) else body
             r = callers[caller].request(method, where, json=payload)
-            got[(method, where, caller)] = (r.status_code, want)
             assert r.status_code == want, f"{method} {where} as {caller}: {r.status_code} {r.text[:200]}"
             if r.status_code >= 400:
                 assert r.json()["message"], r.text
+            described.check_answer(method, where, r)
+    # what the guard in front of the routes answers is documented too
+    for r in (httpx.post(f"{srv.url}/api/login", content="name=a", headers={"Content-Type": "text/plain"}),
+              carol.http.post("/api/matches", content=b"{}", headers={"Content-Type": "text/plain"})):
+        assert r.status_code == 415
+        described.check_answer("POST", r.request.url.path, r)
     # the table is complete: every route of the API is in it (the WebSocket: tests/test_server_api.py)
     listed = {(m, _shape(p() if callable(p) else p)) for m, p, _b, _e in table}
     schema = anon.get("/openapi.json").json()["paths"]

@@ -10,11 +10,15 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from dataclasses import dataclass
 
-from .engines import Engines
+from .engines import Engines, Searcher
 from .errors import ApiError
 from .leases import Leases
-from .matches import Matches
+from .matches.repository import MatchTables
+from .matches.round import Round, Rounds
+from .matches.seating import agent_spec
+from .snapshots import MatchKey, MovesLoader
 
 log = logging.getLogger("nomv.server")
 
@@ -27,9 +31,20 @@ RENEW_SECONDS = 2.0
 SWEEP_SECONDS = 2.0
 
 
+@dataclass(frozen=True)
+class Turn:
+    """A computer seat to move: what its search needs."""
+    key: MatchKey
+    moves: MovesLoader
+    seat: int
+    spec: str          # the computer player, as nomv.ai.make_agent takes it
+    seed: int
+
+
 class Computer:
-    def __init__(self, matches: Matches, engines: Engines, searches: int, leases: Leases):
-        self.matches = matches
+    def __init__(self, tables: MatchTables, rounds: Rounds, engines: Engines, searches: int, leases: Leases):
+        self.tables = tables
+        self.rounds = rounds
         self.engines = engines
         self.leases = leases
         self._held: set[str] = set()      # the leases of the searches under way here
@@ -37,8 +52,6 @@ class Computer:
         self._queue: queue.Queue = queue.Queue()
         self._pending: set[int] = set()
         self._lock = threading.Lock()
-        #: Match id -> seat, while a search runs.
-        self.thinking: dict[int, int] = {}
         self._threads = [threading.Thread(target=self._run, name=f"nomv-computer-{i}", daemon=True)
                          for i in range(max(1, searches))]
 
@@ -64,7 +77,7 @@ class Computer:
         of a process that died searching them (its lease expires, then one here takes it)."""
         while not self._stop.is_set():
             try:
-                for match_id in self.matches.computer_turns():
+                for match_id in self.tables.computer_turns():
                     self.wake(match_id)
                 self.leases.forget_expired()
             except Exception:   # noqa: BLE001 - the database is away for a while: next time
@@ -101,36 +114,48 @@ class Computer:
                     self._turn(searcher, match_id)
                 except Exception as exc:   # never let one match stop the computer players
                     log.exception("match %s: the computer player failed", match_id)
-                    self.matches.computer_errors[match_id] = f"the computer player failed: {exc}"
+                    with self.rounds.pinned(match_id) as rnd:
+                        rnd.failure = f"the computer player failed: {exc}"
         finally:
             searcher.close()
 
-    def _turn(self, searcher, match_id: int) -> None:
-        job = self.matches.computer_job(match_id)
-        if job is None:
+    def turn(self, match_id: int) -> Turn | None:
+        """The search to make when a computer seat is to move in the match, else None."""
+        m = self.tables.load(match_id)
+        if m is None or not m.row.running or m.row.to_move is None:
+            return None
+        seat = m.seat(m.row.to_move)
+        if seat.kind != "computer":
+            return None
+        return Turn(m.key(), m.loader(), seat.seat, agent_spec(seat), (int(m.row.seed) * 7919 + seat.seat) % 2**31)
+
+    def _turn(self, searcher: Searcher, match_id: int) -> None:
+        turn = self.turn(match_id)
+        if turn is None:
             return
-        key, load_moves, seat, spec, seed = job
         # Exactly one process searches this turn: the one holding its lease.
-        lease = f"computer:{match_id}:{key.version}"
+        lease = f"computer:{match_id}:{turn.key.version}"
         if not self.leases.take(lease, LEASE_SECONDS):
             return
         with self._lock:
             self._held.add(lease)
         try:
-            self._search(searcher, match_id, key, load_moves, seat, spec, seed)
+            # (the round is kept while its computer player searches: it shows who is thinking)
+            with self.rounds.pinned(match_id) as rnd:
+                self._search(searcher, rnd, turn)
         finally:
             with self._lock:
                 self._held.discard(lease)
             self.leases.release(lease)
 
-    def _search(self, searcher, match_id: int, key, load_moves, seat: int, spec: str, seed: int) -> None:
-        self.thinking[match_id] = seat
+    def _search(self, searcher: Searcher, rnd: Round, turn: Turn) -> None:
+        rnd.thinking = turn.seat
         try:
-            steps, expects = searcher.choose(key, load_moves, seat, spec, seed)
+            steps, expects = searcher.choose(turn.key, turn.moves, turn.seat, turn.spec, turn.seed)
         except ApiError as exc:
-            self.matches.computer_errors[match_id] = exc.message
-            self.matches.live.publish(match_id, {"kind": "computer failed", "version": key.version})
+            rnd.failure = exc.message
+            self.rounds.parts.notifier.computer_failed(rnd.id, turn.key.version)
             return
         finally:
-            self.thinking.pop(match_id, None)
-        self.matches.computer_move(match_id, key.version, seat, steps, expects)
+            rnd.thinking = None
+        rnd.computer_move(turn.key.version, turn.seat, steps, expects)

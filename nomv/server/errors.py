@@ -8,6 +8,8 @@ from typing import Any
 class ApiError(Exception):
     status = 400
     code = "bad_request"
+    #: Headers of the answer besides its JSON.
+    headers: dict[str, str] | None = None
 
     def __init__(self, message: str, **extra: Any):
         super().__init__(message)
@@ -66,3 +68,9 @@ class ScriptFailed(ApiError):
     """The game's script failed (an error, or a time or memory limit) where the request needed
     it: not the client's fault, and the server goes on."""
     status, code = 502, "script_failed"
+
+
+class UpgradeRequired(ApiError):
+    """A WebSocket's address asked over plain HTTP."""
+    status, code = 426, "upgrade_required"
+    headers = {"Upgrade": "websocket"}

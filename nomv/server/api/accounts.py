@@ -1,0 +1,89 @@
+"""Accounts: registering, logging in and out, your account, and a player's ratings."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from .. import ratings
+from ..accounts import User
+from ..errors import NotFound
+from .deps import COOKIE, Me, ServicesDep, token_of
+from .errors import errors
+from .models import Login, MeChange, NewUser, Ok, PasswordChange, Profile, Token, UserOut
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+# (The routes answer plain data: FastAPI checks it against the response_model once, on the way
+# out. An answer built as a model would be checked twice.)
+
+def _user_out(user: User) -> dict[str, Any]:
+    return {"name": user.name, "email": user.email, "notify": user.notify}
+
+
+@router.post("/users", status_code=201, response_model=UserOut, summary="Create an account",
+             responses=errors(409, write=True))
+def register(body: NewUser, s: ServicesDep) -> dict[str, Any]:
+    """A new account. Names are unique ignoring case (`Alice` and `alice` are one name);
+    some names are reserved (`open`, `random`, `easy`, ...: a seat can mean something else
+    by them). 409 when the name is taken."""
+    created = s.accounts.register(body.name, body.password, body.email)
+    return _user_out(created)
+
+
+@router.post("/login", response_model=Token, summary="Log in", responses=errors(401, 429, write=True))
+def login(body: Login, request: Request, response: Response, s: ServicesDep) -> dict[str, Any]:
+    """Checks the password; sets the session cookie (HttpOnly, SameSite=Lax) and returns
+    the same session as a bearer token for bots and scripts
+    (`Authorization: Bearer TOKEN`). Sessions survive a restart of the server and end
+    after 30 days without use, at logout, or when the password changes."""
+    found, token = s.accounts.login(body.name, body.password, request.client.host if request.client else None)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", path="/",
+                        secure=request.url.scheme == "https", max_age=int(s.settings.session_days * 86400))
+    return {"token": token, "name": found.name}
+
+
+@router.post("/logout", response_model=Ok, summary="Log out", responses=errors(write=True))
+def logout(request: Request, response: Response, s: ServicesDep) -> dict[str, Any]:
+    """Ends the session (cookie or bearer token) and clears the cookie."""
+    _how, token = token_of(request)
+    if token:
+        s.accounts.logout(token)
+    response.delete_cookie(COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/me", response_model=UserOut, summary="Your account", responses=errors(401))
+def me(current: Me) -> dict[str, Any]:
+    """Your name, e-mail address and whether you get "your turn" e-mails."""
+    return _user_out(current)
+
+
+@router.patch("/me", response_model=UserOut, summary="Change your e-mail address or notifications",
+              responses=errors(401, write=True))
+def change_me(body: MeChange, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """`{"email": "a@b.example"}` sets the address for "your turn" e-mails;
+    `{"notify": false}` stops them."""
+    fields = body.model_dump(exclude_unset=True)
+    changed = s.accounts.update(current, fields.get("email", ...), fields.get("notify", ...))
+    return _user_out(changed)
+
+
+@router.post("/me/password", response_model=Ok, summary="Change your password",
+             responses=errors(401, write=True))
+def change_password(body: PasswordChange, request: Request, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """Needs the old password. Every other session of yours ends."""
+    _how, token = token_of(request)
+    s.accounts.change_password(current, body.old, body.new, token)
+    return {"ok": True}
+
+
+@router.get("/users/{name}", response_model=Profile, summary="A player's ratings", responses=errors(404))
+def profile(name: str, s: ServicesDep) -> dict[str, Any]:
+    """A player's ratings in each game they played rated matches of."""
+    found = s.accounts.by_name(name)
+    if found is None:
+        raise NotFound(f"no user named {name!r}")
+    with s.store.read() as db:
+        return {"name": found.name, "ratings": ratings.of_user(db, found.id)}

@@ -1,0 +1,72 @@
+"""The routers' dependencies, in one place: the server's services, who is asking (a user, or
+maybe nobody: a spectator), the ids in paths, and the address the server is reached at."""
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+from starlette.requests import HTTPConnection
+
+from ..accounts import User
+from ..errors import Unauthorized
+from ..services import Services
+
+#: The session cookie of the pages (HttpOnly, SameSite=Lax).
+COOKIE = "nomv_session"
+
+
+def token_of(connection: HTTPConnection) -> tuple[str | None, str | None]:
+    """(how, token): from the Authorization header (``bearer``), else the session cookie
+    (``cookie``); (None, None) without either."""
+    auth = connection.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return "bearer", auth[7:].strip()
+    cookie = connection.cookies.get(COOKIE)
+    if cookie:
+        return "cookie", cookie
+    return None, None
+
+
+def services(connection: HTTPConnection) -> Services:
+    """The server's services (made once, at the start: nomv.server.app.create_app)."""
+    found: Services = connection.app.state.services
+    return found
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+
+
+def optional_user(request: Request, s: ServicesDep) -> User | None:
+    """The user, or None without credentials (a spectator); credentials that name no session
+    are an error, not a spectator: the client believes it is logged in."""
+    _how, token = token_of(request)
+    if not token:
+        return None
+    found = s.accounts.session_user(token)
+    if found is None:
+        raise Unauthorized("this session has ended: log in again")
+    return found
+
+
+def current_user(request: Request, s: ServicesDep) -> User:
+    """The user logged in (401 otherwise)."""
+    _how, token = token_of(request)
+    found = s.accounts.session_user(token) if token else None
+    if found is None:
+        raise Unauthorized("log in first (POST /api/login), then send the session cookie "
+                           "or Authorization: Bearer TOKEN" if token is None else
+                           "this session has ended: log in again")
+    return found
+
+
+Me = Annotated[User, Depends(current_user)]
+MaybeMe = Annotated[User | None, Depends(optional_user)]
+MatchId = Annotated[int, Path(description="the match's number", ge=1, le=2**62)]
+
+
+def base_url(request: Request, s: ServicesDep) -> str:
+    """The address people reach the server at: --public-url, else the request's."""
+    return (s.settings.public_url or str(request.base_url)).rstrip("/")
+
+
+BaseUrl = Annotated[str, Depends(base_url)]

@@ -1,0 +1,79 @@
+"""Games: the catalogue, a game's rules, opening position and standings, and the scripts (their
+sources, and uploads checked by `nomv check`)."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import PlainTextResponse
+
+from .. import ratings
+from ..errors import NotFound
+from .deps import Me, ServicesDep
+from .errors import errors
+from .models import GameInfo, GameOut, Preview, ScriptIn, Standings, Uploaded
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+
+@router.get("/games", response_model=list[GameOut], summary="The catalogue of games", responses=errors())
+def games(s: ServicesDep) -> list[dict[str, Any]]:
+    """Every game of the server: bundled, from the server's games folder, and uploaded by
+    users (named `author/name`), with their players, options and variants."""
+    return [e.summary() for e in s.catalogue.all()]
+
+
+@router.get("/games/{name:path}/standings", response_model=Standings, summary="Ratings and standings of a game",
+            responses=errors(404))
+def standings(name: str, s: ServicesDep) -> dict[str, Any]:
+    """The players of rated matches of this game, best first: rating (a cautious
+    estimate, openskill's Plackett-Luce model, which rates 2 to 4 players and more), games,
+    wins, draws and losses."""
+    entry = s.catalogue.find(name)
+    with s.store.read() as db:
+        return {"game": entry.name, "standings": ratings.standings(db, entry.name)}
+
+
+@router.get("/games/{name:path}/preview", response_model=Preview, summary="A game's opening position, to draw it",
+            responses=errors(404, 502))
+def preview(name: str, s: ServicesDep, variant: str | None = None) -> dict[str, Any]:
+    """The scene of the game's first position with its default options (or a variant's),
+    as a spectator sees it: what the catalogue draws beside the rules."""
+    entry = s.catalogue.find(name)
+    s.catalogue.store_script(entry)
+    return {"game": entry.name, "variant": variant, **s.engines.preview(entry.sha256, variant)}
+
+
+@router.get("/games/{name:path}", response_model=GameInfo, summary="One game, with its rules", responses=errors(404))
+def game(name: str, s: ServicesDep) -> dict[str, Any]:
+    """One game of the catalogue, with its information (rules, author, source) as
+    its script gives it. Uploaded games are named `author/name`."""
+    entry = s.catalogue.find(name)
+    return {**entry.summary(), "info": (entry.info or {}).get("info", {})}
+
+
+class LuaSource(PlainTextResponse):
+    """A Lua script's text."""
+    media_type = "text/x-lua"
+
+
+@router.get("/scripts/{sha256}", response_class=LuaSource, summary="A script's source", responses=errors(404))
+def script_source(sha256: str, s: ServicesDep) -> LuaSource:
+    """The Lua source of a game by its SHA-256 (to play it on the desktop, put it in your
+    games folder)."""
+    if s.catalogue.by_sha(sha256.lower()) is None:
+        raise NotFound(f"no script has the SHA-256 {sha256[:64]!r}")
+    source, _name = s.catalogue.source(sha256.lower())
+    return LuaSource(source)
+
+
+@router.post("/scripts", status_code=201, response_model=Uploaded, summary="Upload a game script",
+             responses=errors(401, 429, write=True))
+def upload(body: ScriptIn, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """The server runs `nomv check` on the script (random games checked at every ply,
+    under the same sandbox and limits as every game) and refuses it with the checker's
+    messages (422, `diagnostics`) when it finds an error. An accepted script is stored
+    by its SHA-256 with you as its author, and listed in the catalogue as
+    `yourname/gamename`. Quotas: the size of a script, how many you keep, uploads an hour."""
+    # (the check runs random games for seconds: slow work, for a job off the request's thread)
+    return s.uploads.upload(current, body.source)

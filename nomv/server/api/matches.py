@@ -1,0 +1,102 @@
+"""Matches: starting one, the lists, a match as you may see it (and its earlier positions), and
+the acts of a running match: moves, resigning, draws, takebacks.  Each act answers the match as
+you see it after it (a move: what it did)."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from .deps import BaseUrl, MatchId, MaybeMe, Me, ServicesDep
+from .errors import errors
+from .models import AS_SEEN, Created, DrawIn, Earlier, MatchSummary, MoveIn, MyMatch, NewMatch, Played, TakebackIn
+
+router = APIRouter(prefix="/api", tags=["matches"])
+
+
+def with_links(created: dict[str, Any], base: str) -> dict[str, Any]:
+    """A new match's answer with its invitation as links (the API's, and the page's)."""
+    token = created.pop("invite")
+    return {**created, "invite": f"{base}/api/invites/{token}" if token else None,
+            "invite_page": f"{base}/invite/{token}" if token else None}
+
+
+@router.post("/matches", status_code=201, response_model=Created, summary="Start a match, or challenge people",
+             responses=errors(401, write=True))
+def create_match(body: NewMatch, base: BaseUrl, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """A match of a catalogue game, with options or a variant, and one seat per player:
+    a user's name (they accept or decline the challenge: `/accept`, `/decline`), `open`
+    (anyone logged in may take it through the invitation link, `invite`), or a computer
+    player (`easy`, `medium`, `hard`, `random`, `mcts:1s`, ..., up to the server's limit).
+    The match starts once every seat is taken and accepted."""
+    created = s.lobby.create(current, body.game, body.options, body.variant, body.seats,
+                             body.time_per_move, body.rated)
+    return with_links(created, base)
+
+
+@router.get("/matches", response_model=list[MatchSummary], summary="Recent matches", responses=errors())
+def list_matches(s: ServicesDep, status: str | None = Query(None, description="waiting, active, ended, ..."),
+                 game: str | None = Query(None)) -> list[dict[str, Any]]:
+    """The most recently changed matches, optionally of one status (`waiting` lists the
+    matches looking for players) or one game."""
+    return s.listings.recent(status, game)
+
+
+@router.get("/me/matches", response_model=list[MyMatch], summary="Your matches, your turn first",
+            responses=errors(401))
+def my_matches(current: Me, s: ServicesDep) -> list[dict[str, Any]]:
+    """Your matches: first those where it is your turn (the soonest deadline first), then
+    challenges to accept or decline, then your other running matches, then the rest, most
+    recently changed first."""
+    return s.listings.mine(current)
+
+
+@router.get("/matches/{match_id}", **AS_SEEN, summary="A match, as you may see it",
+            responses=errors(401, 404))
+def get_match(match_id: MatchId, current: MaybeMe, s: ServicesDep) -> dict[str, Any]:
+    """The match built from your view: a player sees what the game's `view` hook leaves
+    them (another's hidden target is not there), a spectator the view of no player, and
+    everyone the whole state once the match has ended. `legal` lists your legal moves when
+    it is your turn. `outcome` is null while the match runs."""
+    return s.rounds.show(match_id, current)
+
+
+@router.get("/matches/{match_id}/positions/{ply}", response_model=Earlier, response_model_exclude_unset=True,
+            summary="An earlier position of a match, as you may see it", responses=errors(401, 404, 502))
+def earlier(ply: int, match_id: MatchId, current: MaybeMe, s: ServicesDep) -> dict[str, Any]:
+    """The position after the match's first `ply` moves, from your view (the move list shows
+    it when you click a move)."""
+    return s.rounds.earlier(match_id, ply, current)
+
+
+@router.post("/matches/{match_id}/moves", response_model=Played, summary="Play a move",
+             responses=errors(401, 404, 409, 502, write=True))
+def play(body: MoveIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """`{"ply": N, "move": [...steps] or "notation"}`, where N is the ply of the position
+    you saw (pbmserv's `move#moveno`). 409 if the match has moved on (with the current
+    position in `match`), 422 if the move is illegal (with the script's reason), 403 if it
+    is not your turn or not your match, 502 if the game's script failed."""
+    return s.rounds.play(current, match_id, body.ply, body.move)
+
+
+@router.post("/matches/{match_id}/resign", **AS_SEEN, summary="Resign",
+             responses=errors(401, 404, 409, write=True))
+def resign(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """You lose; with more than two players, the others share the win."""
+    return s.rounds.resign(current, match_id)
+
+
+@router.post("/matches/{match_id}/draw", **AS_SEEN, summary="Offer, accept or decline a draw",
+             responses=errors(401, 404, 409, write=True))
+def draw(body: DrawIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """The match is drawn when every player has offered or accepted. An offer lapses at
+    the next move; computer players decline at once (`draw_offer` stays null)."""
+    return s.rounds.draw(current, match_id, body.action)
+
+
+@router.post("/matches/{match_id}/takeback", **AS_SEEN,
+             summary="Ask for a takeback, accept or refuse one", responses=errors(401, 404, 409, write=True))
+def takeback(body: TakebackIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """`ask` takes back your last move and every move after it once the other players
+    accept (computer players always do)."""
+    return s.rounds.takeback(current, match_id, body.action)

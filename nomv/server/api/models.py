@@ -1,0 +1,439 @@
+"""The request and answer bodies of the JSON API: they make the OpenAPI page, and they are the
+answers (every JSON route declares its ``response_model``; ``tests/test_server_scale.py`` holds
+every route's real answers against its schema).
+
+Requests forbid unknown fields and are validated here, once: the services trust their types.
+Answers forbid unknown fields too, so that an answer with a key the page does not document
+fails at once in the tests instead of drifting from it.  What a game's script decides (a view,
+a scene, an option's value) is left open: the server passes it on as the script made it.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+
+class Body(BaseModel):
+    """A request body."""
+    model_config = ConfigDict(extra="forbid")
+
+
+class Answer(BaseModel):
+    """An answer body."""
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ------------------------------------------------------------------------------------
+
+class NewUser(Body):
+    name: str = Field(description="2 to 40 printable characters, no space at either end, no slash; "
+                                  "unique ignoring case", examples=["alice"])
+    password: str = Field(description="8 to 1024 characters", examples=["correct horse battery"])
+    email: str | None = Field(None, description="for \"your turn\" e-mails (optional)")
+
+
+class Login(Body):
+    name: str = Field(examples=["alice"])
+    password: str = Field(examples=["correct horse battery"])
+
+
+class PasswordChange(Body):
+    old: str
+    new: str = Field(description="8 to 1024 characters")
+
+
+class MeChange(Body):
+    email: str | None = Field(None, description="an e-mail address, or null to remove it")
+    notify: StrictBool | None = Field(None, description="send \"your turn\" e-mails")
+
+
+#: A time per move: seconds, or a text such as "12h" or "3d".
+TimePerMove = Annotated[float | str | None, Field(description="seconds (or \"12h\", \"3d\"); who runs out loses")]
+
+
+class NewMatch(Body):
+    game: str = Field(description="a catalogue name (GET /api/games) or a script's SHA-256",
+                      examples=["trinim"])
+    options: dict[str, Any] | None = Field(None, examples=[{"size": 6}])
+    variant: str | None = None
+    seats: list[str] = Field(description="one per player: a user's name, \"open\" (anyone may take "
+                                         "it through the invitation), or a computer player: easy, "
+                                         "medium, hard, random, mcts:1s, mcts:5000it",
+                             examples=[["alice", "bob"]])
+    time_per_move: TimePerMove = None
+    rated: StrictBool | None = Field(None, description="default: rated when every seat is a person")
+
+
+Step = Annotated[str, Field(min_length=1, max_length=1000)]
+
+
+class MoveIn(Body):
+    ply: StrictInt = Field(description="the ply of the position you saw (the number of moves played)")
+    move: Annotated[list[Step], Field(min_length=1, max_length=1000)] | Annotated[
+        str, Field(min_length=1, max_length=10_000, pattern=r"\S")] = Field(
+        description="the steps of a legal move (as in `legal`), or its notation",
+        examples=[["D4", "D2"], "D4-D2"])
+
+
+class DrawIn(Body):
+    action: Literal["offer", "accept", "decline"]
+
+
+class TakebackIn(Body):
+    action: Literal["ask", "accept", "decline"]
+
+
+class JoinIn(Body):
+    seat: StrictInt | None = Field(default=None, description="which open seat (default: the first)")
+
+
+class RecordIn(Body):
+    record: dict[str, Any] | str = Field(description="a nomv game record, as the desktop saves it")
+    seats: list[str]
+    game: str | None = Field(None, description="the catalogue game to continue it with (default: "
+                                               "the script of the record's SHA-256, else its game's name)")
+    time_per_move: TimePerMove = None
+
+
+class ScriptIn(Body):
+    source: str = Field(description="the text of a .lua game script")
+
+
+# -- answers: accounts -----------------------------------------------------------------------------
+
+class Ok(Answer):
+    ok: Literal[True] = True
+
+
+class Token(Answer):
+    token: str = Field(description="the session, for `Authorization: Bearer TOKEN`")
+    name: str
+
+
+class UserOut(Answer):
+    name: str
+    email: str | None = None
+    notify: bool | None = None
+
+
+class UserRating(Answer):
+    game: str
+    rating: float = Field(description="a cautious estimate: 60 × (μ − 3σ)")
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+
+class Profile(Answer):
+    name: str
+    ratings: list[UserRating] = Field(description="in each game of the player's rated matches")
+
+
+# -- answers: games ------------------------------------------------------------------------------------
+
+class PlayersOut(Answer):
+    min: int
+    max: int
+    default: int
+    names: list[str] = Field(description="the game's name for each seat")
+    colours: list[Any]
+
+
+class OptionOut(Answer):
+    name: str
+    type: str
+    default: Any
+    min: Any = None
+    max: Any = None
+    choices: list[Any]
+    help: str | None
+    allowed: str | None = Field(description="the values allowed, in words")
+
+
+class GameOut(Answer):
+    name: str = Field(description="the catalogue name: `trinim`, or `author/name` for an upload")
+    title: str
+    origin: Literal["bundled", "server", "upload"]
+    author: str | None
+    sha256: str
+    players: PlayersOut | None
+    options: list[OptionOut]
+    variants: dict[str, dict[str, Any]]
+    hidden_information: bool
+
+
+class GameInfo(GameOut):
+    info: dict[str, Any] = Field(description="what the script says of itself: rules, author, source, ...")
+
+
+class StandingRow(Answer):
+    rank: int
+    name: str
+    rating: float = Field(description="a cautious estimate: 60 × (μ − 3σ)")
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+
+class Standings(Answer):
+    game: str
+    standings: list[StandingRow]
+
+
+class Preview(Answer):
+    game: str
+    variant: str | None
+    scene: dict[str, Any] | None = Field(description="the scene of the opening position, as a spectator sees it")
+    to_move: int | None
+    players: int
+
+
+class Diagnostic(Answer):
+    """One message of `nomv check` (docs/checker.md)."""
+    path: str
+    line: int | None
+    severity: Literal["error", "warning"]
+    code: str
+    name: str
+    message: str
+    text: str = Field(description="the whole message as the checker prints it: `upload.lua:12: error[E052]: ...`")
+
+
+class Uploaded(Answer):
+    game: str = Field(description="the name to use in POST /api/matches")
+    sha256: str
+    new: bool
+    warnings: list[Diagnostic]
+
+
+# -- answers: matches ----------------------------------------------------------------------------------
+
+Status = Literal["waiting", "active", "ended", "cancelled", "declined", "aborted"]
+
+
+class Outcome(Answer):
+    winner: int | None
+    ranks: list[int] = Field(description="each seat's rank, 1 first; equal ranks share")
+    scores: list[int | float] | None
+    reason: str | None
+    text: str = Field(description="the result in words")
+    how: Literal["game", "resign", "timeout", "draw"]
+
+
+class SeatOut(Answer):
+    seat: int
+    role: str = Field(description="the game's name for the seat")
+    kind: Literal["user", "open", "computer"]
+    user: str | None
+    spec: str | None = Field(description="a computer seat's player, e.g. medium or mcts:1s")
+    accepted: bool
+    you: bool
+    expects: float | None = Field(description="a computer seat's estimate of its share of the points, with its last move")
+
+
+class LastMove(Answer):
+    ply: int
+    seat: int
+    steps: list[str]
+    notation: str
+
+
+class LegalMove(Answer):
+    steps: list[str]
+    notation: str
+    any_order: bool
+    label: str | None
+
+
+class Mark(Answer):
+    kind: Literal["step", "vacated"]
+    id: str | None = Field(description="the id of the place, if it has one")
+    item: dict[str, Any] = Field(description="the scene item of the place")
+
+
+class Button(Answer):
+    id: str
+    text: str
+
+
+class Takeback(Answer):
+    by: int = Field(description="the seat whose move is taken back")
+    ply: int = Field(description="the ply it goes back to")
+    agreed: list[int]
+
+
+class MatchOut(Answer):
+    id: int
+    game: str
+    title: str
+    sha256: str
+    options: dict[str, Any]
+    variant: str | None
+    players: int
+    status: Status
+    ply: int
+    version: int = Field(description="grows with every change of the match")
+    to_move: int | None
+    seats: list[SeatOut]
+    you: list[int] = Field(description="your seats")
+    viewer: int | Literal["spectator", "whole"] = Field(
+        description="whose view this is: your seat, \"spectator\" or \"whole\" (ended)")
+    outcome: Outcome | None = Field(description="null while the match runs")
+    view: Any = Field(description="the state as you may know it (the game's view hook)")
+    scene: dict[str, Any] | None = Field(description="what to draw, from your view")
+    marks: list[Mark] = Field(description="the places of the last move (nomv.boardmarks)")
+    buttons: list[Button] = Field(description="when it is your turn: the steps of your legal moves "
+                                               "that name no scene item (pass, roll), to show as buttons")
+    moves: list[str]
+    last_move: LastMove | None
+    legal: list[list[str]] = Field(description="your legal moves (each a list of step ids) when "
+                                               "it is your turn, else []")
+    legal_moves: list[LegalMove] = Field(description="the same with notation, any_order and label")
+    draw_offer: list[int] | None = Field(description="the seats that offered a draw")
+    takeback: Takeback | None
+    rated: bool
+    time_per_move: float | None
+    deadline: str | None
+    seconds_left: float | None
+    created_at: str
+    updated_at: str
+    script_error: str | None = Field(description="why the game's script cannot go on here, if it failed")
+    thinking: int | None = Field(description="the seat whose computer player is searching")
+    seed: int | None = Field(None, description="only once the match has ended (before, the key is not there)")
+
+
+#: How a route answers a match as you see it: a key left out (the seed, before the end) is left
+#: out of the answer, not sent as null.
+AS_SEEN: dict[str, Any] = {"response_model": MatchOut, "response_model_exclude_unset": True}
+
+
+class Earlier(Answer):
+    id: int
+    ply: int
+    view: Any
+    scene: dict[str, Any] | None
+    marks: list[Mark]
+    error: str | None = Field(None, description="why the view cannot be shown, when the script failed")
+    moves: list[str] = Field(description="the moves up to this position")
+    last_move: LastMove | None
+
+
+class Played(Answer):
+    ply: int = Field(description="the ply after the move")
+    move: str = Field(description="the move in the game's notation")
+    steps: list[str]
+    status: Status
+    outcome: Outcome | None
+
+
+class Created(Answer):
+    id: int
+    status: Status
+    invite: str | None = Field(None, description="the invitation link for the API (POST to take the seat), when a seat is open")
+    invite_page: str | None = Field(None, description="the same invitation as a page for a person's browser")
+
+
+class MatchSummary(Answer):
+    id: int
+    game: str
+    status: Status
+    ply: int
+    updated_at: str
+
+
+class ListedSeat(Answer):
+    seat: int
+    kind: Literal["user", "open", "computer"]
+    user: str | None
+    spec: str | None
+
+
+class MySeat(ListedSeat):
+    accepted: bool
+
+
+class MyMatch(Answer):
+    id: int
+    game: str
+    status: Status
+    ply: int
+    to_move: int | None
+    you: list[int]
+    your_turn: bool
+    to_answer: bool = Field(description="a challenge to you, to accept or decline")
+    seats: list[MySeat]
+    outcome: Outcome | None
+    deadline: str | None
+    updated_at: str
+
+
+class Challenge(Answer):
+    id: int
+    game: str
+    options: dict[str, Any]
+    variant: str | None
+    time_per_move: float | None
+    rated: bool
+    open_seats: list[int]
+    invite: str = Field(description="the invitation's token: POST /api/invites/{token} takes the seat")
+    seats: list[ListedSeat]
+    created_at: str
+
+
+class Invitation(Answer):
+    id: int
+    game: str
+    status: Status
+    open_seats: list[int]
+    seats: list[ListedSeat]
+
+
+class Joined(Answer):
+    id: int
+    seat: int
+
+
+# -- the server ------------------------------------------------------------------------------------
+
+class Health(Answer):
+    ok: Literal[True]
+    version: str
+    database: Literal["sqlite", "postgresql"]
+    cached_positions: int
+    live_connections: int
+
+
+class Error(Answer):
+    """Every error: a code and a message, and what else the error has to say."""
+    error: str = Field(description="a code: invalid, unauthorized, forbidden, not_found, "
+                                   "conflict, stale, illegal_move, script_refused, too_large, "
+                                   "too_many, script_failed, unsupported_media_type, unavailable, ...")
+    message: str = Field(description="what is wrong, for people")
+    problems: list[str] | None = Field(None, description="an invalid request: each field's problem")
+    diagnostics: list[Diagnostic] | None = Field(None, description="a refused script: the checker's messages")
+    ply: int | None = Field(None, description="a stale move: the match's ply now")
+    match: MatchOut | None = Field(None, description="a stale move: the match now, as you may see it")
+    hook: str | None = Field(None, description="a script that failed: in which of its hooks")
+    line: int | None = Field(None, description="a script that failed: at which line")
+    kind: str | None = Field(None, description="a script that failed: how (error, time, memory)")
+
+
+class RecordFile(BaseModel):
+    """A game record as the desktop saves it (docs/records.md)."""
+    model_config = ConfigDict(extra="forbid")
+    format: Literal["nomv-record"]
+    version: int
+    game: str
+    script: str
+    script_sha256: str | None
+    options: dict[str, Any]
+    seed: int
+    players: list[str] | None = None
+    result: str | None = None
+    moves: list[str]
+    steps: list[list[str]] | None = None

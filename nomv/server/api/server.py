@@ -1,0 +1,21 @@
+"""The server itself: whether it is up."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from ... import __version__
+from .deps import ServicesDep
+from .errors import errors
+from .models import Health
+
+router = APIRouter(prefix="/api", tags=["server"])
+
+
+@router.get("/health", response_model=Health, summary="Whether the server is up", responses=errors())
+def health(s: ServicesDep) -> dict[str, Any]:
+    """Answers `{"ok": true}` with the version, the kind of database, and how many matches'
+    positions and live connections this process holds."""
+    return {"ok": True, "version": __version__, "database": s.store.backend,
+            "cached_positions": s.engines.cached(), "live_connections": s.live.count()}

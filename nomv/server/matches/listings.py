@@ -1,0 +1,58 @@
+"""Lists of matches: a user's own (those waiting for their move first), the open challenges
+anyone may join, and the most recently changed."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..accounts import User
+from .clock import iso
+from .repository import RUNNING, WAITING, MatchTables
+
+
+class Listings:
+    def __init__(self, tables: MatchTables):
+        self.tables = tables
+
+    def mine(self, user: User, limit: int = 200) -> list[dict[str, Any]]:
+        """The user's matches: those waiting for their move first (soonest deadline first),
+        then challenges to answer, then the others running or waiting, then the rest, most
+        recently changed first."""
+        out = []
+        for listed in self.tables.of_user(user.id, limit):
+            r, ss = listed.row, listed.seats
+            mine = [s.seat for s in ss if s.user_id == user.id]
+            your_turn = r.running and r.to_move in mine
+            to_answer = r.status == WAITING and any(s.user_id == user.id and not s.accepted for s in ss)
+            group = 0 if your_turn else 1 if to_answer else 2 if r.status in (RUNNING, WAITING) else 3
+            order = (group, (r.deadline or float("inf")) if your_turn else 0, -r.updated_at)
+            out.append((order, {
+                "id": r.id, "game": r.game, "status": r.status, "ply": r.ply,
+                "to_move": r.to_move if r.running else None, "you": mine,
+                "your_turn": your_turn, "to_answer": to_answer,
+                "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec,
+                           "accepted": s.accepted} for s in ss],
+                "outcome": r.outcome, "deadline": iso(r.deadline) if r.running else None,
+                "updated_at": iso(r.updated_at)}))
+        out.sort(key=lambda pair: pair[0])
+        return [shown for _order, shown in out]
+
+    def challenges(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Matches waiting for players with a seat open to anyone: what the lobby offers to
+        join (an open seat is open to everyone logged in, so its invitation is shown)."""
+        out = []
+        for listed in self.tables.waiting_with_invitation(limit):
+            r, ss = listed.row, listed.seats
+            open_seats = [s.seat for s in ss if s.kind == "open"]
+            if not open_seats:
+                continue
+            out.append({"id": r.id, "game": r.game, "options": r.options, "variant": r.variant,
+                        "time_per_move": r.time_per_move, "rated": r.rated,
+                        "open_seats": open_seats, "invite": r.invite,
+                        "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in ss],
+                        "created_at": iso(r.created_at)})
+        return out
+
+    def recent(self, status: str | None, game: str | None, limit: int = 100) -> list[dict[str, Any]]:
+        """The most recently changed matches, of one status or game if given."""
+        return [{"id": r.id, "game": r.game, "status": r.status, "ply": r.ply, "updated_at": iso(r.updated_at)}
+                for r in self.tables.recent(status, game, limit)]

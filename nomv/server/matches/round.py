@@ -1,0 +1,376 @@
+"""The running match: one :class:`Round` per match in this process (as lila's round is one actor
+per game), which owns its lock, the version it last saw, what its computer player is doing, and
+every act that changes a running match: a move (a person's or a computer's), a resignation, a
+draw, a takeback, the end on time.
+
+Every change is one database transaction that checks the version it read (compare and set), and
+a move is also a row whose (match, ply) is unique among the moves not taken back: of two moves
+sent at once exactly one lands, whichever process took them.  Within this process the round's
+lock keeps the requests of one match in order, so that the loser of a race is told at once
+(409, with the position it did not see); matches never wait for each other's locks.
+
+:class:`Rounds` keeps the rounds: the ones in use, and the ``keep`` most recently used beside
+them, so that what a round knows outlives a request.  That is where a match's state in this
+process belongs as it grows: the version a push carries, the answers built once per version and
+per viewer class (views.viewer) and handed to every viewer of that class.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Iterator, Literal
+
+from .. import ratings
+from ..accounts import User
+from ..engines import Engines
+from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
+from ..store import now
+from .clock import deadline
+from .notify import Notifier
+from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
+from .seating import seat_names
+from .views import Views
+
+log = logging.getLogger("nomv.server")
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What every round works with (one of each per server)."""
+    tables: MatchTables
+    engines: Engines
+    views: Views
+    notifier: Notifier
+
+
+class Round:
+    """One match in this process.  Its acts take :attr:`lock` themselves (a re-entrant lock:
+    a move that finds the clock run out ends the match on time inside it)."""
+
+    def __init__(self, match_id: int, parts: Parts):
+        self.id = match_id
+        self.lock = threading.RLock()
+        #: The version of the match this process last read or wrote (None: not yet read).
+        self.version: int | None = None
+        #: The seat whose computer player is searching here, and why the last one could not move.
+        self.thinking: int | None = None
+        self.failure: str | None = None
+        self._parts = parts
+        self._pins = 0          # requests and searches using the round now (see Rounds)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def load(self) -> Match:
+        m = self._parts.tables.load(self.id)
+        if m is None:
+            raise NotFound(f"no match {self.id}")
+        self.version = m.row.version
+        return m
+
+    def show(self, user: User | None) -> dict[str, Any]:
+        """The match as ``user`` may see it now (None: an anonymous spectator)."""
+        m = self.load()
+        if m.row.overdue(now()):
+            self.end_if_overdue()
+            m = self.load()
+        return self._describe(m, user)
+
+    def _describe(self, m: Match, user: User | None) -> dict[str, Any]:
+        return self._parts.views.describe(m, user, self.thinking, self.failure)
+
+    def _running(self, m: Match, user: User | None) -> list[int]:
+        """The user's seats, when they play in the running match."""
+        mine = m.seats_of(user.id if user else None)
+        if not mine:
+            raise Forbidden("you do not play in this match")
+        if not m.row.running:
+            raise Conflict(f"the match is {m.row.status}, not running")
+        return mine
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def play(self, user: User, ply: int, move: list[str] | str) -> dict[str, Any]:
+        """A person's move, given the ply of the position they saw (pbmserv's move#)."""
+        with self.lock:
+            m = self.load()
+            if m.row.overdue(now()):
+                self.end_if_overdue()
+                m = self.load()
+            mine = self._running(m, user)
+            if ply != m.row.ply:
+                raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
+                            ply=m.row.ply, match=self._describe(m, user))
+            if m.row.to_move not in mine:
+                raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
+            return self._move(m, m.row.to_move, move, user)
+
+    def computer_move(self, version: int, seat: int, steps: list[str], expects: float | None) -> None:
+        """The move a computer player found for the match at ``version``: dropped if the match
+        moved on meanwhile (a takeback, a resignation)."""
+        with self.lock:
+            m = self.load()
+            if m.row.version != version or not m.row.running or m.row.to_move != seat:
+                return
+            try:
+                self._move(m, seat, steps, None, expects)
+            except (Stale, Illegal) as exc:
+                log.warning("match %s: the computer's move was refused: %s", self.id, exc.message)
+            except ApiError as exc:    # the script failed playing it: the match shows why
+                self.failure = exc.message
+                self._parts.notifier.computer_failed(self.id, m.row.version)
+
+    def _move(self, m: Match, seat: int, move: list[str] | str, user: User | None,
+              expects: float | None = None) -> dict[str, Any]:
+        p = self._parts
+        key = m.key()
+        # (the players' views after the move, made with it: their next looks are answered
+        # from them, as are the pushes to whoever watches)
+        played = p.engines.play(key, m.loader(), move, [s.seat for s in m.seats])
+        if played.seat != seat:      # the script and the database disagree: rebuild and refuse
+            p.engines.forget(key)
+            raise Stale("the match changed meanwhile; look again", ply=m.row.ply)
+        snap = played.snapshot
+        outcome = None if snap.outcome is None else {**snap.outcome, "how": "game"}
+        t = now()
+        values: MatchChange = {"ply": m.row.ply + 1, "to_move": snap.to_move if outcome is None else None,
+                               "draw_offer": None, "takeback": None}
+        if outcome is not None:
+            values.update({"status": "ended", "outcome": outcome, "deadline": None})
+        else:
+            values["deadline"] = deadline(m.seats, snap.to_move, m.row.time_per_move)
+        stored = MoveRow(m.row.ply, seat, played.steps, played.notation, t, expects)
+        try:
+            with p.tables.change() as w:
+                w.add_move(m.id, stored)
+                w.update(m, values, t)
+                if outcome is not None:
+                    self._rate(w, m, outcome["ranks"])
+        except Lost:
+            p.engines.forget(key)
+            fresh = self.load()
+            raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
+                        ply=fresh.row.ply, match=self._describe(fresh, user)) from None
+        p.engines.landed(key, played)
+        self.failure = None
+        after = m.changed(values, t, [*m.moves, stored])
+        self.version = after.row.version
+        p.notifier.changed(after, "move", acting=user)
+        return {"ply": after.row.ply, "move": played.notation, "steps": played.steps,
+                "status": after.row.status, "outcome": outcome}
+
+    # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
+
+    def resign(self, user: User) -> dict[str, Any]:
+        """The user loses; with more than two players, the others share the win."""
+        with self.lock:
+            m = self.load()
+            mine = self._running(m, user)
+            seat = m.row.to_move if m.row.to_move in mine else mine[0]
+            ranks, text = self._losers(m, seat, "resigned")
+            self._end(m, ranks, "resign", text)
+            return self.show(user)
+
+    def end_if_overdue(self) -> bool:
+        """Ends the match if the player to move has run out of time."""
+        with self.lock:
+            m = self.load()
+            if not m.row.overdue(now()) or m.row.to_move is None:
+                return False
+            ranks, text = self._losers(m, m.row.to_move, "ran out of time")
+            try:
+                self._end(m, ranks, "timeout", text)
+            except Conflict:
+                return False
+            return True
+
+    def _losers(self, m: Match, loser: int, what: str) -> tuple[list[int], str]:
+        names = seat_names(self._parts.views.role_names(m), m.seats)
+        ranks = [2 if s.seat == loser else 1 for s in m.seats]
+        others = [names[i] for i, r in enumerate(ranks) if r == 1]
+        verb = "wins" if len(others) == 1 else "share the win"
+        return ranks, f"{names[loser - 1]} {what}: {' and '.join(others)} {verb}"
+
+    def _end(self, m: Match, ranks: list[int], how: str, text: str) -> None:
+        first = [i + 1 for i, r in enumerate(ranks) if r == 1]
+        outcome = {"winner": first[0] if len(first) == 1 else None, "ranks": ranks, "scores": None,
+                   "reason": text, "text": text, "how": how}
+        values: MatchChange = {"status": "ended", "outcome": outcome, "to_move": None, "deadline": None,
+                               "draw_offer": None, "takeback": None}
+        t = now()
+        try:
+            with self._parts.tables.change() as w:
+                w.update(m, values, t)
+                self._rate(w, m, ranks)
+        except Lost:
+            raise Conflict("the match changed meanwhile; look again") from None
+        self._changed(m.changed(values, t), how)
+
+    @staticmethod
+    def _rate(w: Changes, m: Match, ranks: list[int]) -> None:
+        """Rates the players of a rated match that ends, in the transaction that ends it."""
+        if not m.row.rated:
+            return
+        user_ids = [s.user_id for s in m.seats if s.user_id is not None]
+        if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
+            return
+        ratings.update(w.db, m.row.game, user_ids, ranks)
+
+    # -- draws and takebacks ------------------------------------------------------------------
+
+    def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
+        """Drawn when every player has offered or accepted; computer players decline at once."""
+        with self.lock:
+            m = self.load()
+            mine = self._running(m, user)
+            offer = list(m.row.draw_offer or [])
+            if action == "decline":
+                if not offer:
+                    raise Conflict("there is no draw offer to decline")
+                self._change(m, {"draw_offer": None}, "draw declined", user)
+            elif action == "accept" and not offer:
+                raise Conflict("there is no draw offer to accept")
+            elif any(s.kind == "computer" for s in m.seats):
+                # Computer players play on: the offer is declined at once (nothing is stored).
+                self._parts.notifier.changed(m, "draw declined", acting=user)
+            else:
+                offer = sorted(set(offer) | set(mine))
+                if set(offer) >= {s.seat for s in m.seats}:
+                    names = seat_names(self._parts.views.role_names(m), m.seats)
+                    self._end(m, [1] * len(m.seats), "draw", "draw agreed between " + ", ".join(names))
+                else:
+                    self._change(m, {"draw_offer": offer}, "draw offered", user)
+            return self.show(user)
+
+    def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
+        """``ask`` takes back the user's last move and every move after it once the others
+        accept (computer players always do)."""
+        with self.lock:
+            m = self.load()
+            mine = self._running(m, user)
+            request = m.row.takeback
+            if action == "decline":
+                if not request:
+                    raise Conflict("there is no takeback to decline")
+                self._change(m, {"takeback": None}, "takeback declined", user)
+                return self.show(user)
+            if action == "accept":
+                if not request:
+                    raise Conflict("there is no takeback to accept")
+                request = {**request, "agreed": sorted(set(request["agreed"]) | set(mine))}
+            else:
+                own = [mv.ply for mv in m.moves if mv.seat in mine]
+                if not own:
+                    raise Conflict("you have no move to take back")
+                agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
+                request = {"by": m.moves[own[-1]].seat, "ply": own[-1], "agreed": agreed}
+            if set(request["agreed"]) >= {s.seat for s in m.seats}:
+                self._take_back(m, request["ply"], request["by"])
+            else:
+                self._change(m, {"takeback": request}, "takeback asked", user)
+            return self.show(user)
+
+    def _take_back(self, m: Match, back_to: int, seat: int) -> None:
+        t = now()
+        values: MatchChange = {"ply": back_to, "to_move": seat, "takeback": None, "draw_offer": None,
+                               "deadline": deadline(m.seats, seat, m.row.time_per_move)}
+        try:
+            with self._parts.tables.change() as w:
+                w.take_back(m.id, back_to, t)
+                w.update(m, values, t)
+        except Lost:
+            raise Conflict("the match changed meanwhile; look again") from None
+        self._changed(m.changed(values, t, m.moves[:back_to]), "takeback")
+
+    def _change(self, m: Match, values: MatchChange, kind: str, user: User | None) -> None:
+        """A change of the match row alone (an offer made or withdrawn)."""
+        t = now()
+        try:
+            with self._parts.tables.change() as w:
+                w.update(m, values, t)
+        except Lost:
+            raise Conflict("the match changed meanwhile; look again") from None
+        self._changed(m.changed(values, t), kind, user)
+
+    def _changed(self, after: Match, kind: str, user: User | None = None) -> None:
+        self.version = after.row.version
+        self._parts.notifier.changed(after, kind, acting=user)
+
+
+class Rounds:
+    """The rounds of this process: one per match, made when first needed; those in use and the
+    ``keep`` most recently used stay (a round in use is never dropped: two rounds of one match
+    would mean two locks)."""
+
+    def __init__(self, parts: Parts, keep: int = 2000):
+        self.parts = parts
+        self.keep = max(1, keep)
+        self._mutex = threading.Lock()
+        self._rounds: OrderedDict[int, Round] = OrderedDict()
+
+    @contextmanager
+    def pinned(self, match_id: int) -> Iterator[Round]:
+        """The match's round, kept while the block runs (its lock is not taken)."""
+        with self._mutex:
+            rnd = self._rounds.get(match_id)
+            if rnd is None:
+                rnd = self._rounds[match_id] = Round(match_id, self.parts)
+            self._rounds.move_to_end(match_id)
+            rnd._pins += 1
+        try:
+            yield rnd
+        finally:
+            with self._mutex:
+                rnd._pins -= 1
+                if len(self._rounds) > self.keep:     # the least recently used idle ones go
+                    idle = (k for k, r in self._rounds.items() if r._pins == 0)
+                    for old in list(itertools.islice(idle, len(self._rounds) - self.keep)):
+                        del self._rounds[old]
+
+    @contextmanager
+    def held(self, match_id: int) -> Iterator[Round]:
+        """The match's round with its lock held: nothing else of this process changes the match
+        while the block runs."""
+        with self.pinned(match_id) as rnd, rnd.lock:
+            yield rnd
+
+    def count(self) -> int:
+        with self._mutex:
+            return len(self._rounds)
+
+    # -- the acts, each on its match's round ---------------------------------------------------------
+
+    def show(self, match_id: int, user: User | None) -> dict[str, Any]:
+        with self.pinned(match_id) as rnd:
+            return rnd.show(user)
+
+    def earlier(self, match_id: int, ply: int, user: User | None) -> dict[str, Any]:
+        with self.pinned(match_id) as rnd:
+            return self.parts.views.earlier(rnd.load(), ply, user)
+
+    def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> dict[str, Any]:
+        with self.pinned(match_id) as rnd:
+            return rnd.play(user, ply, move)
+
+    def resign(self, user: User, match_id: int) -> dict[str, Any]:
+        with self.pinned(match_id) as rnd:
+            return rnd.resign(user)
+
+    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
+        with self.pinned(match_id) as rnd:
+            return rnd.draw(user, action)
+
+    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
+        with self.pinned(match_id) as rnd:
+            return rnd.takeback(user, action)
+
+    def end_overdue(self) -> int:
+        """Ends every match whose player to move ran out of time: how many ended."""
+        ended = 0
+        for match_id in self.parts.tables.overdue(now()):
+            with self.pinned(match_id) as rnd:
+                ended += rnd.end_if_overdue()
+        return ended
