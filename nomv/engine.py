@@ -173,6 +173,7 @@ COVERAGE_START = Request("coverage_start", _nothing)
 COVERAGE_PAUSE = Request("coverage_pause", _nothing)
 COVERAGE_STOP = Request("coverage_stop", _json_dict)
 MOVE_ADDED_AT = Request("move_added_at", _int_or_none, _plus_one)
+PROFILE = Request("profile", _json_dict)
 CHECK_GAMES = Request("check_games", _json_dict)
 CHECK_TRAIL = Request("check_trail", _json_dict)
 PLAY_CHANGED_AT = Request("play_changed_at", _json_dict_or_none, _plus_one)
@@ -183,7 +184,7 @@ CODEC: dict[str, Request[Any]] = {r.name: r for r in (
     CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
     DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, STEPS_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
     SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT, CHECK_GAMES,
-    CHECK_TRAIL, PLAY_CHANGED_AT)}
+    CHECK_TRAIL, PLAY_CHANGED_AT, PROFILE)}
 
 
 @runtime_checkable
@@ -230,6 +231,8 @@ class Engine(Protocol):
     def move_generation(self, options: dict[str, Any], seed: list[int], games: int,
                         players: int, max_plies: int) -> dict[str, Any]: ...
     def perft(self, state: State, depth: int) -> int: ...
+    def profile(self, options: dict[str, Any], seed: list[int], seconds: float, players: int,
+                max_plies: int, full: bool = True) -> dict[str, Any]: ...
     def search_tree(self, seed: list[int], c: float | None = None,
                     playout_plies: int | None = None, max_nodes: int | None = None) -> State: ...
     def search(self, tree: State, state: State, players: int, history: list[str],
@@ -413,6 +416,13 @@ class EngineBase:
 
     def perft(self, state: State, depth: int) -> int:
         return self._ask(PERFT, state, depth)
+
+    def profile(self, options: dict[str, Any], seed: list[int], seconds: float, players: int,
+                max_plies: int, full: bool = True) -> dict[str, Any]:
+        """Random games for about ``seconds`` of CPU time with their stacks sampled (and with
+        ``full``, a pass counting lines, calls and allocations, and a survey of the
+        positions): the raw figures that :mod:`nomv.profile` reads."""
+        return self._ask(PROFILE, options, seed, float(seconds), players, max_plies, full)
 
     def printed(self) -> list[str]:
         """Lines the script printed since the last call (print() is for the script's author)."""

@@ -29,7 +29,8 @@ LUA_DIR = Path(__file__).with_name("lua")
 LIBRARY = ("rng", "util", "grid", "search")
 #: The parts of host.lua, in nomv/lua/host/.
 HOST_PARTS = ("limits", "json", "errors", "blame", "sandbox", "explain", "library", "loader", "hooks",
-              "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks")
+              "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks",
+              "profile")
 
 #: Runtime names accepted by ``--lua`` and ``NOMV_LUA``, mapped to lupa's modules.
 RUNTIMES = {"jit": "lupa.luajit21", "luajit": "lupa.luajit21", "5.4": "lupa.lua54", "lua54": "lupa.lua54"}
@@ -99,6 +100,10 @@ class HostRuntime:
         self.call("init", {name: _source(f"{name}.lua") for name in LIBRARY}, schema.for_lua())
         self.call("set_limit", self.limits.time, slowdown())
         self.description = json.loads(self.call("load", source, path))
+
+    def memory_used(self) -> int:
+        """Bytes of Lua memory the runtime holds now (what its memory limit counts)."""
+        return int(self._lua.get_memory_used() or 0)
 
     def is_handle(self, value: Any) -> bool:
         """Whether a raw value is a state handle (a Lua table of this runtime)."""

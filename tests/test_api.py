@@ -297,4 +297,4 @@ def test_text_without_a_text_hook_is_a_picture_of_the_scene(script, lua):
     pos.play("b2")
     pos.play("c1")
     # Ranks on the rows, files under them (issue 18), not the leftmost cell's id.
-    assert pos.text() == "2  . X .\n1  . . W\n   a b c\n\nX = black"
+    assert pos.text() == "2  . X .\n1  . . W\n   a b c\n\nX = black, W = white"

@@ -6,42 +6,21 @@ from __future__ import annotations
 
 import functools
 import shutil
-from email import message_from_bytes
 from pathlib import Path
 
 import httpx
 import pytest
 
 from conftest import MINIMAL, SCRIPTS
-from serverlib import Api, Collector, Server, challenge, free_port, name, wait_for
+from serverlib import Api, Collector, Server, challenge, name, smtp_server, wait_for
 from test_hostile import SCRIPTS as HOSTILE, expectation
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
-class Mailbox:
-    """aiosmtpd's handler: keeps every message the server sends."""
-
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def to(self, address: str) -> list:
-        return [m for m in self.messages if m["To"] == address]
-
-
 @pytest.fixture(scope="module")
 def mailbox():
-    from aiosmtpd.controller import Controller
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    box.port = controller.port
-    yield box
-    controller.stop()
+    yield from smtp_server()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

@@ -24,6 +24,7 @@
 --   loops      loops that stay in Lua: random playouts and perft
 --   computer   the computer player's search (nomv/lua/search.lua)
 --   coverage   rule coverage for nomv check
+--   profile    where random games spend their time, for nomv profile (jit.profile or a hook)
 --   checks     nomv check's fast tier (random games with cheap checks) and E060's line
 --
 -- Everything the script could tamper with (string methods, the `nomv` library) is captured as a
@@ -32,7 +33,8 @@
 local parts = ...   -- {name = source} of the parts
 local H, P = {}, {}
 local ORDER = {"limits", "json", "errors", "blame", "sandbox", "explain", "library", "loader", "hooks",
-               "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks"}
+               "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks",
+               "profile"}
 for _, name in ipairs(ORDER) do
   local chunk, err = load(parts[name], "@nomv/host/" .. name .. ".lua", "t")
   if not chunk then error(err) end

@@ -24,16 +24,24 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal
 
-from .. import ratings
+from ...play import policy, wording
+from ...play.match import Result
+from .. import ratings, reading
 from ..accounts import User
 from ..engines import Engines
-from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
+from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
 from .clock import deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
-from .seating import seat_names
-from .views import Views
+from .views import Views, estimates
+
+#: People's acts (moves, resignations, offers) under way at once in this process, on one match
+#: (holding or waiting for its lock) and by one user: each holds a request thread (the framework
+#: has 40), and one user's flood of moves typed for a slow script held them all.  Over either,
+#: 503 (try again).  (Room for a bot's burst: twenty moves at one ply over two processes.)
+WAITING_PER_MATCH = 12
+ACTS_PER_USER = 12
 
 log = logging.getLogger("nomv.server")
 
@@ -61,6 +69,25 @@ class Round:
         self.failure: str | None = None
         self._parts = parts
         self._pins = 0          # requests and searches using the round now (see Rounds)
+        self._waiting = 0       # people's acts holding or waiting for the lock (WAITING_PER_MATCH)
+        self._counting = threading.Lock()
+
+    @contextmanager
+    def _acting(self) -> Iterator[None]:
+        """The lock, for a person's act; Busy when WAITING_PER_MATCH acts hold or wait for it
+        already (each holds a request thread: a flood of one match's moves, each a slow call
+        into its script, held them all)."""
+        with self._counting:
+            if self._waiting >= WAITING_PER_MATCH:
+                raise Busy(f"match {self.id} has {self._waiting} requests under way; nothing was changed: "
+                           "try again in a moment")
+            self._waiting += 1
+        try:
+            with self.lock:
+                yield
+        finally:
+            with self._counting:
+                self._waiting -= 1
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -71,16 +98,16 @@ class Round:
         self.version = m.row.version
         return m
 
-    def show(self, user: User | None) -> dict[str, Any]:
-        """The match as ``user`` may see it now (None: an anonymous spectator)."""
+    def show(self, user: User | None, lang: str = "en") -> dict[str, Any]:
+        """The match as ``user`` may see it now (None: an anonymous spectator), worded in ``lang``."""
         m = self.load()
         if m.row.overdue(now()):
             self.end_if_overdue()
             m = self.load()
-        return self._describe(m, user)
+        return self._describe(m, user, lang)
 
-    def _describe(self, m: Match, user: User | None) -> dict[str, Any]:
-        return self._parts.views.describe(m, user, self.thinking, self.failure)
+    def _describe(self, m: Match, user: User | None, lang: str = "en") -> dict[str, Any]:
+        return self._parts.views.describe(m, user, self.thinking, self.failure, lang=lang)
 
     def _running(self, m: Match, user: User | None) -> list[int]:
         """The user's seats, when they play in the running match."""
@@ -93,9 +120,9 @@ class Round:
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def play(self, user: User, ply: int, move: list[str] | str) -> dict[str, Any]:
+    def play(self, user: User, ply: int, move: list[str] | str, lang: str = "en") -> dict[str, Any]:
         """A person's move, given the ply of the position they saw (pbmserv's move#)."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             if m.row.overdue(now()):
                 self.end_if_overdue()
@@ -103,10 +130,10 @@ class Round:
             mine = self._running(m, user)
             if ply != m.row.ply:
                 raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
-                            ply=m.row.ply, match=self._describe(m, user))
+                            ply=m.row.ply, match=self._describe(m, user, lang))
             if m.row.to_move not in mine:
                 raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
-            return self._move(m, m.row.to_move, move, user)
+            return self._move(m, m.row.to_move, move, user, lang=lang)
 
     def computer_move(self, version: int, seat: int, steps: list[str], expects: float | None) -> None:
         """The move a computer player found for the match at ``version``: dropped if the match
@@ -124,7 +151,7 @@ class Round:
                 self._parts.notifier.computer_failed(self.id, m.row.version)
 
     def _move(self, m: Match, seat: int, move: list[str] | str, user: User | None,
-              expects: float | None = None) -> dict[str, Any]:
+              expects: float | None = None, lang: str = "en") -> dict[str, Any]:
         p = self._parts
         key = m.key()
         # (the players' views after the move, made with it: their next looks are answered
@@ -143,36 +170,39 @@ class Round:
         else:
             values["deadline"] = deadline(m.seats, snap.to_move, m.row.time_per_move)
         stored = MoveRow(m.row.ply, seat, played.steps, played.notation, t, expects)
+        if outcome is not None:
+            self._unless_too_short(m, [*m.moves, stored], values)
         try:
             with p.tables.change() as w:
                 w.add_move(m.id, stored)
                 w.update(m, values, t)
                 if outcome is not None:
-                    self._rate(w, m, outcome["ranks"])
+                    self._rate(w, m, outcome["ranks"], values)
         except Lost:
             p.engines.forget(key)
             fresh = self.load()
             raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
-                        ply=fresh.row.ply, match=self._describe(fresh, user)) from None
+                        ply=fresh.row.ply, match=self._describe(fresh, user, lang)) from None
         p.engines.landed(key, played)
         self.failure = None
         after = m.changed(values, t, [*m.moves, stored])
         self.version = after.row.version
         p.notifier.changed(after, "move", acting=user)
         return {"ply": after.row.ply, "move": played.notation, "steps": played.steps,
-                "status": after.row.status, "outcome": outcome}
+                "status": after.row.status, "outcome": after.row.outcome}
 
     # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
 
-    def resign(self, user: User) -> dict[str, Any]:
+    def resign(self, user: User, lang: str = "en") -> dict[str, Any]:
         """The user loses; with more than two players, the others share the win."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
-            seat = m.row.to_move if m.row.to_move in mine else mine[0]
-            ranks, text = self._losers(m, seat, "resigned")
-            self._end(m, ranks, "resign", text)
-            return self.show(user)
+            seat = policy.resigning_seat(mine, m.row.to_move)
+            if seat is None:
+                raise Conflict("you hold several seats and none of them is to move: resign on your turn")
+            self._end(m, policy.resigned(len(m.seats), seat))
+            return self.show(user, lang)
 
     def end_if_overdue(self) -> bool:
         """Ends the match if the player to move has run out of time."""
@@ -180,39 +210,43 @@ class Round:
             m = self.load()
             if not m.row.overdue(now()) or m.row.to_move is None:
                 return False
-            ranks, text = self._losers(m, m.row.to_move, "ran out of time")
             try:
-                self._end(m, ranks, "timeout", text)
+                self._end(m, policy.timed_out(len(m.seats), m.row.to_move))
             except Conflict:
                 return False
             return True
 
-    def _losers(self, m: Match, loser: int, what: str) -> tuple[list[int], str]:
-        names = seat_names(self._parts.views.role_names(m), m.seats)
-        ranks = [2 if s.seat == loser else 1 for s in m.seats]
-        others = [names[i] for i, r in enumerate(ranks) if r == 1]
-        verb = "wins" if len(others) == 1 else "share the win"
-        return ranks, f"{names[loser - 1]} {what}: {' and '.join(others)} {verb}"
-
-    def _end(self, m: Match, ranks: list[int], how: str, text: str) -> None:
-        first = [i + 1 for i, r in enumerate(ranks) if r == 1]
-        outcome = {"winner": first[0] if len(first) == 1 else None, "ranks": ranks, "scores": None,
-                   "reason": text, "text": text, "how": how}
+    def _end(self, m: Match, result: Result) -> None:
+        """Ends the match as the players ended it (nomv.play.policy: a resignation, a time run
+        out, a draw agreed); the outcome keeps its words as its record tells them (English)."""
+        text = reading.record_text(reading.match_view(m.row, m.seats, self._parts.views.entry(m).info, []), result)
+        outcome = {**result.to_json(), "reason": text, "text": text}
         values: MatchChange = {"status": "ended", "outcome": outcome, "to_move": None, "deadline": None,
                                "draw_offer": None, "takeback": None}
+        self._unless_too_short(m, m.moves, values)
         t = now()
         try:
             with self._parts.tables.change() as w:
                 w.update(m, values, t)
-                self._rate(w, m, ranks)
+                self._rate(w, m, list(result.ranks), values)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
-        self._changed(m.changed(values, t), how)
+        self._changed(m.changed(values, t), result.how)
 
     @staticmethod
-    def _rate(w: Changes, m: Match, ranks: list[int]) -> None:
+    def _unless_too_short(m: Match, moves: list[MoveRow], values: MatchChange) -> None:
+        """A rated match that ends after too few moves (ratings.too_short) ends unrated, and
+        its outcome says why."""
+        why = ratings.too_short([s.seat for s in m.seats], [mv.seat for mv in moves]) if m.row.rated else None
+        outcome = values.get("outcome")
+        if why is not None and outcome is not None:
+            values["rated"] = False
+            values["outcome"] = {**outcome, "unrated": why}
+
+    @staticmethod
+    def _rate(w: Changes, m: Match, ranks: list[int], values: MatchChange) -> None:
         """Rates the players of a rated match that ends, in the transaction that ends it."""
-        if not m.row.rated:
+        if not values.get("rated", m.row.rated):
             return
         user_ids = [s.user_id for s in m.seats if s.user_id is not None]
         if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
@@ -221,9 +255,12 @@ class Round:
 
     # -- draws and takebacks ------------------------------------------------------------------
 
-    def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
-        """Drawn when every player has offered or accepted; computer players decline at once."""
-        with self.lock:
+    def draw(self, user: User, action: Literal["offer", "accept", "decline"], lang: str = "en") -> dict[str, Any]:
+        """Drawn when every player has offered or accepted.  Computer players answer at once,
+        as in the window (nomv.play.policy): each accepts when it expects half the points or
+        less (its estimate with its last move); a declined offer is not stored, and the answer's
+        ``message`` says who declined and why."""
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             offer = list(m.row.draw_offer or [])
@@ -231,24 +268,31 @@ class Round:
                 if not offer:
                     raise Conflict("there is no draw offer to decline")
                 self._change(m, {"draw_offer": None}, "draw declined", user)
-            elif action == "accept" and not offer:
+                return self.show(user, lang)
+            if action == "accept" and not offer:
                 raise Conflict("there is no draw offer to accept")
-            elif any(s.kind == "computer" for s in m.seats):
-                # Computer players play on: the offer is declined at once (nothing is stored).
+            expects = estimates(m)
+            computers = [s.seat for s in m.seats if s.kind == "computer"]
+            answer = policy.computers_answer_draw([(seat, expects.get(seat)) for seat in computers])
+            if not answer.accepted:
+                assert answer.declined_by is not None, "a declined draw names who declined"
                 self._parts.notifier.changed(m, "draw declined", acting=user)
+                out = self.show(user, lang)
+                seen = reading.match_view(m.row, m.seats, self._parts.views.entry(m).info, mine)
+                out["message"] = wording.draw_declined(seen, answer.declined_by, answer.expects, lang)
+                return out
+            offer = sorted(set(offer) | set(mine) | set(computers))
+            if policy.draw_agreed(offer, [s.seat for s in m.seats]):
+                self._end(m, policy.agreed_draw(len(m.seats)))
             else:
-                offer = sorted(set(offer) | set(mine))
-                if set(offer) >= {s.seat for s in m.seats}:
-                    names = seat_names(self._parts.views.role_names(m), m.seats)
-                    self._end(m, [1] * len(m.seats), "draw", "draw agreed between " + ", ".join(names))
-                else:
-                    self._change(m, {"draw_offer": offer}, "draw offered", user)
-            return self.show(user)
+                self._change(m, {"draw_offer": offer}, "draw offered", user)
+            return self.show(user, lang)
 
-    def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
+    def takeback(self, user: User, action: Literal["ask", "accept", "decline"], lang: str = "en") -> dict[str, Any]:
         """``ask`` takes back the user's last move and every move after it once the others
-        accept (computer players always do)."""
-        with self.lock:
+        accept (computer players do, as the window's undo, unless it would show the future:
+        _computers_agree)."""
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             request = m.row.takeback
@@ -256,22 +300,37 @@ class Round:
                 if not request:
                     raise Conflict("there is no takeback to decline")
                 self._change(m, {"takeback": None}, "takeback declined", user)
-                return self.show(user)
+                return self.show(user, lang)
             if action == "accept":
                 if not request:
                     raise Conflict("there is no takeback to accept")
                 request = {**request, "agreed": sorted(set(request["agreed"]) | set(mine))}
             else:
-                own = [mv.ply for mv in m.moves if mv.seat in mine]
-                if not own:
+                back_to = policy.takeback_ply([mv.seat for mv in m.moves], mine)
+                if back_to is None:
                     raise Conflict("you have no move to take back")
-                agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
-                request = {"by": m.moves[own[-1]].seat, "ply": own[-1], "agreed": agreed}
+                self._computers_agree(m, back_to)
+                computers = {s.seat for s in m.seats if s.kind == "computer" and policy.computer_accepts_takeback()}
+                request = {"by": m.moves[back_to].seat, "ply": back_to, "agreed": sorted(set(mine) | computers)}
             if set(request["agreed"]) >= {s.seat for s in m.seats}:
                 self._take_back(m, request["ply"], request["by"])
             else:
                 self._change(m, {"takeback": request}, "takeback asked", user)
-            return self.show(user)
+            return self.show(user, lang)
+
+    def _computers_agree(self, m: Match, back_to: int) -> None:
+        """Computer players agree to take moves back, unless that would show the future: in a
+        game with hidden information (the moves revealed something: a tile drawn, a card turned
+        up) or when the moves drew chance (a die).  A person would take back, look, and play
+        again knowing what comes; between people, the others decide whether to let them."""
+        if not any(s.kind == "computer" for s in m.seats):
+            return
+        if (self._parts.views.entry(m).info or {}).get("hidden_information"):
+            raise Conflict("the computer player declines: in a game with hidden information, taking "
+                           "moves back would let you play them again knowing what they revealed")
+        if self._parts.engines.drew_chance(m.key(), m.loader(), back_to):
+            raise Conflict("the computer player declines: the moves to take back drew chance (a die, "
+                           "a card); taking them back would show you what chance brings next")
 
     def _take_back(self, m: Match, back_to: int, seat: int) -> None:
         t = now()
@@ -310,6 +369,7 @@ class Rounds:
         self.keep = max(1, keep)
         self._mutex = threading.Lock()
         self._rounds: OrderedDict[int, Round] = OrderedDict()
+        self._acts: dict[int, int] = {}      # user id -> acts under way (ACTS_PER_USER)
 
     @contextmanager
     def pinned(self, match_id: int) -> Iterator[Round]:
@@ -331,6 +391,23 @@ class Rounds:
                         del self._rounds[old]
 
     @contextmanager
+    def _acting(self, user: User, match_id: int) -> Iterator[Round]:
+        """The match's round for a person's act; Busy when ACTS_PER_USER of theirs are under way."""
+        with self._mutex:
+            if self._acts.get(user.id, 0) >= ACTS_PER_USER:
+                raise Busy(f"you have {ACTS_PER_USER} requests under way; nothing was changed: try again "
+                           "in a moment")
+            self._acts[user.id] = self._acts.get(user.id, 0) + 1
+        try:
+            with self.pinned(match_id) as rnd:
+                yield rnd
+        finally:
+            with self._mutex:
+                self._acts[user.id] -= 1
+                if not self._acts[user.id]:
+                    del self._acts[user.id]
+
+    @contextmanager
     def held(self, match_id: int) -> Iterator[Round]:
         """The match's round with its lock held: nothing else of this process changes the match
         while the block runs."""
@@ -343,29 +420,31 @@ class Rounds:
 
     # -- the acts, each on its match's round ---------------------------------------------------------
 
-    def show(self, match_id: int, user: User | None) -> dict[str, Any]:
+    def show(self, match_id: int, user: User | None, lang: str = "en") -> dict[str, Any]:
         with self.pinned(match_id) as rnd:
-            return rnd.show(user)
+            return rnd.show(user, lang)
 
     def earlier(self, match_id: int, ply: int, user: User | None) -> dict[str, Any]:
         with self.pinned(match_id) as rnd:
             return self.parts.views.earlier(rnd.load(), ply, user)
 
-    def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
-            return rnd.play(user, ply, move)
+    def play(self, user: User, match_id: int, ply: int, move: list[str] | str, lang: str = "en") -> dict[str, Any]:
+        with self._acting(user, match_id) as rnd:
+            return rnd.play(user, ply, move, lang)
 
-    def resign(self, user: User, match_id: int) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
-            return rnd.resign(user)
+    def resign(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+        with self._acting(user, match_id) as rnd:
+            return rnd.resign(user, lang)
 
-    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
-            return rnd.draw(user, action)
+    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"],
+             lang: str = "en") -> dict[str, Any]:
+        with self._acting(user, match_id) as rnd:
+            return rnd.draw(user, action, lang)
 
-    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
-            return rnd.takeback(user, action)
+    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"],
+                 lang: str = "en") -> dict[str, Any]:
+        with self._acting(user, match_id) as rnd:
+            return rnd.takeback(user, action, lang)
 
     def end_overdue(self) -> int:
         """Ends every match whose player to move ran out of time: how many ended."""
