@@ -37,8 +37,10 @@ def guarded(tmp_path_factory, mailbox):
     folder.mkdir()
     # a game whose title holds a line break (a script may say so), and a game of chance
     source = (GAMES / "tictactoe.lua").read_text(encoding="utf-8")
-    assert 'title = "Tic-tac-toe"' in source and 'name = "tictactoe"' in source
-    (folder / "newline_title.lua").write_text(source.replace('title = "Tic-tac-toe"', f"title = {json.dumps(TITLE)}")
+    bundled_title = 'title = {en = "Tic-tac-toe", it = "Tris"}'
+    assert bundled_title in source and 'name = "tictactoe"' in source
+    odd_title = f"title = {{en = {json.dumps(TITLE)}, it = {json.dumps(TITLE)}}}"
+    (folder / "newline_title.lua").write_text(source.replace(bundled_title, odd_title)
                                               .replace('name = "tictactoe"', 'name = "newline_title"'), encoding="utf-8")
     shutil.copy(SCRIPTS / "dicerace.lua", folder / "dicerace.lua")
     srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--log-level", "info", "--searches", "2",
