@@ -1,6 +1,8 @@
 """`nomv serve` under the red team's second half (issue 27): every finding a test of its own, on a
 real server process with SQLite, reached over 127.0.0.1, a real SMTP server on the loopback
 address, and a "proxy" that is another loopback address (127.0.0.2) the server is told to trust.
+While each flood runs (idle sockets, wrong passwords, challenges), serverlib's Watch checks that
+/api/health answers within a second and that another person's GET /api/me goes through.
 
 What each test costs, measured on the project's 2-core machine: the whole file about 40 s, most of
 it the flood of challenges (11 accounts, 220 challenges) and the computer players' matches.
