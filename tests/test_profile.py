@@ -209,6 +209,7 @@ def test_bench_measures_any_script(capsys):
     assert "did you mean 'connect4'" in capsys.readouterr().err
 
 
+@pytest.mark.slow     # (installs a revision in a new environment: minutes; `pytest -m slow`)
 def test_bench_against_a_revision_plays_both_side_by_side(capsys):
     # This very commit, installed in a temporary environment (git archive, pip), against the
     # tree: the same script on both sides, one round.
