@@ -7,16 +7,18 @@ runtimes of many scripts) changes this module alone.
 The games run on an :class:`~nomv.pool.EnginePool`: a few worker processes, each holding the
 runtimes of many scripts and the states of many positions (a process stopped at a time limit
 takes nothing with it: its positions are replayed into another).  Each loaded script is one
-:class:`nomv.Game` on that pool with a thread per process of the pool (a *lane*): a match is
-always served by the same lane, whose process holds its position, so that a position is never
-touched by two threads at once while the matches of one busy script are served side by side.
+:class:`nomv.Game` on that pool with a *lane* per process of the pool: a match is always served
+by the same lane, whose process holds its position, so that a position is never touched by two
+threads at once while the matches of one busy script are served side by side.  A lane is a lock,
+not a thread: the request's own thread does the work while it holds the lane (handing it to
+another thread and back cost more than playing a Trinim move).
 Positions are kept in an LRU of ``cache_positions`` matches (over all scripts); a match not in
 memory, or one whose version in the database moved on (another process, a takeback), is
 brought up to date by replaying its moves.  Scripts are kept in an LRU of ``cache_scripts``
 (one evicted is unloaded from the pool's processes).
 
 A look at a match whose version was looked at before is answered from :class:`~.looks.Looks`
-without going to the script's thread; what a look needs of a new position (the outcome, the
+without taking the script's lane; what a look needs of a new position (the outcome, the
 legal moves and each viewer's view and scene) is asked of the worker process in one request.
 
 Computer players search on :class:`Searcher`\\ s: each with a pool of its own (its own worker
@@ -28,11 +30,10 @@ import dataclasses
 import itertools
 import threading
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..boardmarks import board_items, last_move_marks
+from ..boardmarks import SceneFacts, last_move_marks
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
@@ -44,16 +45,56 @@ from .looks import Looks, seen_as
 from .snapshots import MatchKey, MovesLoader, Played, Script, Snapshot
 
 
+#: Decimals kept of a scene's coordinates and sizes: a ten-thousandth of a cell is far below a
+#: pixel, and a Trinim scene's JSON is half as long as with the seventeen digits of a float.
+DECIMALS = 4
+
+
 def with_layout(scene: dict) -> dict:
-    """The scene with ``board``: for each item, whether it is part of the board or stands beside
-    it (a score table, a hand: nomv.boardmarks.board_items), when some item stands beside it, so
-    that a page can give those their own readable size (under the board on a phone)."""
+    """The scene as answers give it: its numbers rounded (DECIMALS), and ``board``: for each
+    item, whether it is part of the board or stands beside it (a score table, a hand:
+    nomv.boardmarks.board_items), when some item stands beside it, so that a page can give
+    those their own readable size (under the board on a phone)."""
     return _with_layout(scene)[0]
 
 
-def _with_layout(scene: dict) -> tuple[dict, list[bool]]:
-    flags = board_items(scene.get("items") or [])
-    return ({**scene, "board": flags} if not all(flags) else scene), flags
+def _with_layout(scene: dict) -> tuple[dict, SceneFacts]:
+    """with_layout's scene, and what is worked out of it (kept for the marks of the next move)."""
+    shown = rounded(scene)
+    facts = SceneFacts(shown)
+    flags = facts.board()
+    if not all(flags):
+        shown = {**shown, "board": flags}
+        facts.scene = shown
+    return shown, facts
+
+
+def rounded(value: Any) -> Any:
+    """``value`` with every float rounded to DECIMALS (dicts and lists copied, the rest kept)."""
+    t = type(value)
+    if t is dict:
+        return _rounded_dict(value)
+    if t is list:
+        return _rounded_list(value)
+    return round(value, DECIMALS) if t is float else value
+
+
+def _rounded_dict(d: dict) -> dict:
+    out = {}
+    for k, v in d.items():
+        t = type(v)
+        out[k] = round(v, DECIMALS) if t is float else _rounded_list(v) if t is list else \
+            _rounded_dict(v) if t is dict else v
+    return out
+
+
+def _rounded_list(values: list) -> list:
+    out = []
+    for v in values:
+        t = type(v)
+        out.append(round(v, DECIMALS) if t is float else _rounded_list(v) if t is list else
+                   _rounded_dict(v) if t is dict else v)
+    return out
 
 
 def script_failed(exc: ScriptError, doing: str) -> ScriptFailed:
@@ -85,22 +126,28 @@ class _Entry:
     #: yet known to be stored (the next use checks the position's moves against the database's).
     version: int | None
     position: Position
-    views: dict = field(default_factory=dict)    # (ply, seen_as(viewer)) -> {"view", "scene"}
+    views: dict = field(default_factory=dict)    # (ply, seen_as(viewer)) -> {"view", "scene", "marks"}
+    facts: dict = field(default_factory=dict)    # (ply, seen_as(viewer)) -> SceneFacts of its scene
     agents: dict = field(default_factory=dict)   # seat -> (spec, agent), for searchers
 
 
+class Retired(Exception):
+    """The script was unloaded (evicted) while a request waited for it: load it again."""
+
+
 class _Loaded:
-    """One loaded script and the positions of its matches, served by its lanes: a thread per
+    """One loaded script and the positions of its matches, served by its lanes: one per
     process of the pool; match ``id`` is served by lane ``id % lanes``, whose process holds
-    its position, and only there (an entry is touched by its lane's thread alone)."""
+    its position, and only there.  A lane is a lock: one thread at a time works on its
+    matches (an entry is touched by the thread holding its lane alone)."""
 
     def __init__(self, script: Script, limits: Limits, pool: EnginePool, threaded: bool = True):
         self.script = script
         self.limits = limits
         self.pool = pool
         # (a Searcher's scripts are used on the searcher's own thread: they need none)
-        self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}-{i}")
-                      for i in range(pool.processes)] if threaded else []
+        self.lanes = [threading.Lock() for _ in range(pool.processes)] if threaded else []
+        self.retired = False
         self.game: Game | None = None
         self.entries: dict[int, _Entry] = {}
         self._loading = threading.Lock()
@@ -120,11 +167,20 @@ class _Loaded:
         number = next(self._turn) if match_id is None else match_id
         return number % self.pool.processes
 
-    def worker(self, match_id: int | None) -> ThreadPoolExecutor:
-        """The thread that serves the match (a Searcher's scripts, used on its own thread,
-        have none)."""
-        assert self.lanes, "the server's scripts are loaded with threads"
-        return self.lanes[self.lane_of(match_id)]
+    def run(self, work: Callable[["_Loaded"], Any], match_id: int | None) -> Any:
+        """``work(self)`` on the calling thread, holding the match's lane (Retired once the
+        script is unloaded)."""
+        assert self.lanes, "the server's scripts are loaded with lanes"
+        with self.lanes[self.lane_of(match_id)]:
+            if self.retired:
+                raise Retired()
+            return work(self)
+
+    def drop(self, match_id: int) -> None:
+        """Forgets a match's position (on its lane: not while a request uses it)."""
+        if self.lanes:
+            with self.lanes[self.lane_of(match_id)]:
+                self.entries.pop(match_id, None)
 
     def close(self) -> None:
         self.entries.clear()
@@ -135,13 +191,13 @@ class _Loaded:
             self.game = None
 
     def retire(self) -> None:
-        """Takes no more work, and is closed once its lanes have done what they were given."""
-        for lane in self.lanes:
-            lane.shutdown(wait=False)
+        """Takes no more work, and is closed once the work under way on its lanes is done."""
+        self.retired = True
 
         def close_after() -> None:
             for lane in self.lanes:
-                lane.shutdown(wait=True)
+                with lane:
+                    pass
             self.close()
         threading.Thread(target=close_after, name="nomv-script-retire", daemon=True).start()
 
@@ -149,7 +205,7 @@ class _Loaded:
 class _Positions:
     """Positions of matches in loaded scripts: sync to the database's version, snapshots."""
 
-    # -- (called on the script's thread) ------------------------------------------------------
+    # -- (called holding the match's lane) ---------------------------------------------------------
 
     def entry(self, loaded: _Loaded, key: MatchKey, load_moves: MovesLoader) -> _Entry:
         game = loaded.load()
@@ -213,36 +269,40 @@ class _Positions:
             seen = seen_as(viewer, hidden)
             shown = entry.views.get((pos.ply, seen))
             if shown is None:
-                before = entry.views.get((pos.ply - 1, seen))
-                shown = self._view(pos, seen, before=None if before is None else before["scene"])
+                shown, facts = self._view(pos, seen, before=entry.facts.get((pos.ply - 1, seen)))
                 entry.views[(pos.ply, seen)] = shown
+                if facts is not None:
+                    entry.facts[(pos.ply, seen)] = facts
             views[viewer] = shown
         # The previous position's views are kept: their scenes are the "before" of the marks.
-        for old in [k for k in entry.views if not pos.ply - 1 <= k[0] <= pos.ply]:
-            del entry.views[old]
+        for kept in (entry.views, entry.facts):
+            for old in [k for k in kept if not pos.ply - 1 <= k[0] <= pos.ply]:
+                del kept[old]
         return Snapshot(pos.ply, to_move, outcome, legal, views, hidden)
 
     @staticmethod
-    def _view(pos: Position, player, ply: int | None = None, before: dict | None = None) -> dict:
+    def _view(pos: Position, player, ply: int | None = None,
+              before: SceneFacts | None = None) -> tuple[dict, SceneFacts | None]:
         """What ``player`` (seen_as: a seat or SPECTATOR with hidden information, else None:
         the whole state) is shown of the position after the first ``ply`` moves (default: all
         of them): the view, its scene, and the marks of the move that led there (from the scenes
-        before and after it, both as this player sees them; ``before`` when known)."""
+        before and after it, both as this player sees them; ``before`` when known); and what
+        was worked out of its scene (the next move's marks start from it)."""
         ply = pos.ply if ply is None else ply
         try:
             # Without a view hook every player knows the whole state (but never its rng).
             view = pos.state(ply=ply) if player is None else pos.view(player, ply=ply)
-            scene, flags = _with_layout(pos.scene(player, ply=ply))
+            scene, facts = _with_layout(pos.scene(player, ply=ply))
             marks = []
             if ply > 0:
                 if before is None:
-                    before = pos.scene(player, ply=ply - 1)
+                    before = _with_layout(pos.scene(player, ply=ply - 1))[1]
                 marks = [{"kind": m.kind, "id": m.id, "item": dict(m.item)}
-                         for m in last_move_marks(before, scene, pos.history[ply - 1].steps, flags)]
-            return {"view": view, "scene": scene, "marks": marks}
+                         for m in last_move_marks(before, facts, pos.history[ply - 1].steps)]
+            return {"view": view, "scene": scene, "marks": marks}, facts
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
-            return {"view": None, "scene": None, "marks": [], "error": f"the game's script failed: {exc}"}
+            return {"view": None, "scene": None, "marks": [], "error": f"the game's script failed: {exc}"}, None
 
 
 class Engines:
@@ -285,16 +345,16 @@ class Engines:
         for _attempt in range(3):
             loaded = self._get(sha256)
             try:
-                future = loaded.worker(match_id).submit(work, loaded)
-            except RuntimeError:      # evicted meanwhile: its thread takes no more work
+                result = loaded.run(work, match_id)
+            except Retired:           # evicted meanwhile: loaded again
                 continue
-            result = future.result()
             if match_id is not None:
                 self._touch(match_id, sha256)
             return result
         raise ScriptFailed("the server is too busy loading scripts; try again")
 
     def _touch(self, match_id: int, sha256: str) -> None:
+        evicted = []
         with self._lock:
             self._lru[match_id] = sha256
             self._lru.move_to_end(match_id)
@@ -302,10 +362,9 @@ class Engines:
                 old_id, old_sha = self._lru.popitem(last=False)
                 loaded = self._loaded.get(old_sha)
                 if loaded is not None:
-                    try:
-                        loaded.worker(old_id).submit(loaded.entries.pop, old_id, None)
-                    except RuntimeError:
-                        pass
+                    evicted.append((loaded, old_id))
+        for loaded, old_id in evicted:     # (not under the engines' lock: a lane may be busy)
+            loaded.drop(old_id)
 
     def cached(self) -> int:
         """How many matches' positions are in memory."""
@@ -319,10 +378,7 @@ class Engines:
             self._lru.pop(key.id, None)
             loaded = self._loaded.get(key.sha256)
         if loaded is not None:
-            try:
-                loaded.worker(key.id).submit(loaded.entries.pop, key.id, None).result()
-            except RuntimeError:
-                pass
+            loaded.drop(key.id)
 
     def close(self) -> None:
         with self._lock:
@@ -330,8 +386,7 @@ class Engines:
             self._lru.clear()
         self.looks.clear()
         for one in loaded:
-            for lane in one.lanes:
-                lane.shutdown(wait=False, cancel_futures=True)
+            one.retired = True
             one.entries.clear()     # (the runtimes go with the pool's processes)
         self.pool.close()
 
@@ -403,6 +458,7 @@ class Engines:
                 pos.undo()
                 entry.version = key.version
                 entry.views = {k: v for k, v in entry.views.items() if k[0] <= pos.ply}
+                entry.facts = {k: v for k, v in entry.facts.items() if k[0] <= pos.ply}
                 raise
             return Played(list(chosen.steps), notation, seat, snapshot)
         return self._run(key.sha256, work, key.id)
@@ -422,7 +478,7 @@ class Engines:
             pos = entry.position
             if not 0 <= ply <= pos.ply:
                 raise Invalid(f"ply must be from 0 to {pos.ply}, got {ply}")
-            shown = self._positions._view(pos, seen_as(viewer, "view" in pos.game.hooks), ply)
+            shown, _facts = self._positions._view(pos, seen_as(viewer, "view" in pos.game.hooks), ply)
             return {"ply": ply, **shown}
         return self._run(key.sha256, work, key.id)
 
