@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 import nomv
-from serverlib import Api, Collector, Described, Server, challenge, name, wait_for
+from serverlib import Api, Collector, Described, Server, challenge, legal, name, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
 
@@ -46,9 +46,10 @@ def play_out(match_id: int, players: list[Api], pick=lambda legal: legal[0], lim
             state = player.match(match_id)
             if state["status"] != "active":
                 return state
-            if state["legal"]:
-                assert len(state["legal"]) == len(state["legal_moves"])
-                r = player.move(match_id, state["ply"], pick(state["legal"]))
+            if legal(state):
+                assert all(set(m) <= {"steps", "notation", "any_order", "label"} and m["notation"]
+                           for m in state["legal_moves"]), state["legal_moves"]
+                r = player.move(match_id, state["ply"], pick(legal(state)))
                 assert r.status_code == 200, r.text
                 assert r.json()["ply"] == state["ply"] + 1
     raise AssertionError("the match did not end")
@@ -119,8 +120,8 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
                 break
             mover = alice if state["to_move"] == 1 else bob
             mine = seen["alice" if mover is alice else "bob"][-1]
-            assert mine["legal"] and "seed" not in mine
-            r = mover.move(match_id, mine["ply"], mine["legal"][-1])
+            assert legal(mine) and "seed" not in mine
+            r = mover.move(match_id, mine["ply"], legal(mine)[-1])
             assert r.status_code == 200, r.text
             for c in live.values():   # each sees the move pushed, in their own view
                 c.wait(lambda m, ply=mine["ply"] + 1: m["match"]["ply"] == ply)
@@ -161,7 +162,7 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
             elif who == "bob":
                 assert shown == [0, targets[1]]
             else:
-                assert shown == [0, 0] and answer["legal"] == []
+                assert shown == [0, 0] and legal(answer) == []
             assert set(answer["view"]["deck"]) <= {0}
     # Scores are public at the end: the same final layout, counted for both targets.
     assert state["outcome"]["scores"] == list(pos.outcome().scores)
@@ -175,7 +176,7 @@ def test_moves_out_of_turn_for_another_seat_without_login_illegal_and_stale_are_
     match_id = challenge(alice, [bob], "trinim", [alice.name, bob.name], options={"layout": LAYOUT})
     first = alice.match(match_id)
     assert first["to_move"] == 1 and first["you"] == [1]
-    assert bob.match(match_id)["legal"] == []          # not bob's turn: no legal moves shown
+    assert legal(bob.match(match_id)) == []          # not bob's turn: no legal moves shown
 
     # out of turn: bob (seat 2) moves while seat 1 is to move
     r = bob.move(match_id, 0, "D4-D2")
@@ -205,7 +206,7 @@ def test_moves_out_of_turn_for_another_seat_without_login_illegal_and_stale_are_
     assert r.status_code == 409 and r.json()["error"] == "stale"
     body = r.json()
     assert body["ply"] == 1 and body["match"]["ply"] == 1 and body["match"]["moves"] == ["D2-D4"]
-    assert body["match"]["legal"]                    # the current position, ready to move in
+    assert legal(body["match"])                    # the current position, ready to move in
     assert bob.move(match_id, 1, "C3").status_code == 200
     # nothing lost, nothing doubled
     assert alice.match(match_id)["moves"] == ["D2-D4", "C3"]
@@ -227,7 +228,7 @@ def test_simultaneous_moves_exactly_one_lands_even_from_two_server_processes(ser
             if state["status"] != "active":
                 break
             mover, twin = (alice, alice2) if state["to_move"] == 1 else (bob, Api(second, bob.name, register=False))
-            legal = state["legal"] if mover is alice else mover.match(match_id)["legal"]
+            moves = legal(state) if mover is alice else legal(mover.match(match_id))
             barrier = threading.Barrier(2)
             results = []
 
@@ -237,7 +238,7 @@ def test_simultaneous_moves_exactly_one_lands_even_from_two_server_processes(ser
                     out.append(api.move(match_id, ply, move))
                 except httpx.HTTPError as exc:   # shown by the assertion below
                     out.append(exc)
-            threads = [threading.Thread(target=send, args=(api, legal[i % len(legal)]))
+            threads = [threading.Thread(target=send, args=(api, moves[i % len(moves)]))
                        for i, api in enumerate((mover, twin))]
             for t in threads:
                 t.start()
@@ -268,12 +269,12 @@ def test_the_websocket_of_a_match_for_players_spectators_and_bots(server):
         assert ws.recv(timeout=30) == "pong"
         assert alice.move(match_id, 0, "b2").status_code == 200
         pushed = json.loads(ws.recv(timeout=30))
-        assert pushed["events"] == ["move"] and pushed["match"]["legal"]     # bob's turn, his moves
+        assert pushed["events"] == ["move"] and legal(pushed["match"])     # bob's turn, his moves
         described = Described(server)     # the match a push carries is the GET's answer
         for message in (hello, pushed):
             described.check(described.schema("MatchOut"), message["match"])
         seen = json.loads(watcher.recv(timeout=30))["match"]
-        assert seen["moves"] == ["b2"] and seen["legal"] == []
+        assert seen["moves"] == ["b2"] and legal(seen) == []
         alice.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})
         assert json.loads(ws.recv(timeout=30))["events"] == ["draw offered"]
     # the cookie of a browser on another site's page opens no WebSocket with the session
@@ -303,7 +304,7 @@ def test_the_server_restarts_mid_match_and_matches_sessions_and_clocks_go_on(ser
     clocked = challenge(alice, [bob], "tictactoe", [alice.name, bob.name], time_per_move=2)
     # a computer seat thinking when the server dies thinks again after the restart
     computer = alice.ok("POST", "/api/matches", {"game": "breakthrough", "seats": [alice.name, "mcts:1s"]}, 201)["id"]
-    assert alice.move(computer, 0, alice.match(computer)["legal"][0]).status_code == 200
+    assert alice.move(computer, 0, legal(alice.match(computer))[0]).status_code == 200
     wait_for(lambda: alice.match(computer)["thinking"] == 2, what="the search to start")
     before = alice.match(match_id)
 
@@ -312,10 +313,10 @@ def test_the_server_restarts_mid_match_and_matches_sessions_and_clocks_go_on(ser
     server.restart(kill=True, before_start=out_of_time_while_down)
 
     after = alice.match(match_id)     # the same bearer token still works
-    assert after["moves"] == before["moves"] and after["ply"] == 1 and after["legal"] == []
+    assert after["moves"] == before["moves"] and after["ply"] == 1 and legal(after) == []
     assert browser.ok("GET", "/api/me")["name"] == alice.name           # and the cookie
     assert bob.move(match_id, 1, "C3").status_code == 200
-    assert alice.move(match_id, 2, alice.match(match_id)["legal"][0]).status_code == 200
+    assert alice.move(match_id, 2, legal(alice.match(match_id))[0]).status_code == 200
     # The clock ran out while the server was down: checked at start, without anyone looking.
     mine = wait_for(lambda: next((m for m in alice.ok("GET", "/api/me/matches")
                                   if m["id"] == clocked and m["status"] == "ended"), None),
@@ -356,7 +357,7 @@ def test_resign_draw_and_takeback(server):
     alice.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "ask"})
     done = bob.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "accept"})
     assert done["ply"] == 0 and done["moves"] == [] and done["to_move"] == 1
-    assert alice.match(match_id)["legal"]
+    assert legal(alice.match(match_id))
     assert alice.move(match_id, 0, "c3").status_code == 200
     # a draw: offered, the offer lapses at the next move, offered again and accepted
     assert bob.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})["draw_offer"] == [2]
@@ -397,7 +398,7 @@ def test_challenges_invitations_cancel_and_decline(server):
     assert joined == {"id": created["id"], "seat": 1}
     assert bob.post(link.replace(server.url, "")).status_code == 409        # taken now
     state = carol.match(created["id"])
-    assert state["status"] == "active" and state["you"] == [1] and state["legal"]
+    assert state["status"] == "active" and state["you"] == [1] and legal(state)
     # cancel: only the creator, only before the start
     created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "open"]}, 201)
     assert bob.post(f"/api/matches/{created['id']}/cancel").status_code == 403
@@ -502,7 +503,7 @@ def test_a_desktop_record_continues_online(server):
     bob.ok("POST", f"/api/matches/{created['id']}/accept")
     state = bob.match(created["id"])
     assert state["moves"] == ["D2-D4", "C3", "E1"] and state["ply"] == 3 and not state["rated"]
-    assert state["to_move"] == 2 and state["legal"]
+    assert state["to_move"] == 2 and legal(state)
     end = play_out(created["id"], [alice, bob])
     online = nomv.Record.from_text(alice.get(f"/api/matches/{created['id']}/record").text)
     assert online.seed == 11 and online.moves[:3] == ["D2-D4", "C3", "E1"]

@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from serverlib import Api, Collector, Described, Server, challenge, name, postgres_or_skip, wait_for
+from serverlib import Api, Collector, Described, Server, challenge, legal, name, postgres_or_skip, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
 ARGS = ("--min-time-per-move", "1", "--clock-interval", "0.2")
@@ -88,8 +88,8 @@ def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lan
     for ply in range(3):
         state = alice.match(match_id)
         mover = (alice, alice2) if state["to_move"] == 1 else (bob, twin(bob, second))
-        legal = mover[0].match(match_id)["legal"]
-        calls = [lambda api=mover[i % 2], move=legal[i % 3], ply=ply: api.move(match_id, ply, move)
+        moves = legal(mover[0].match(match_id))
+        calls = [lambda api=mover[i % 2], move=moves[i % 3], ply=ply: api.move(match_id, ply, move)
                  for i in range(20)]
         results = at_once(calls)
         codes = sorted(status(r) for r in results)
@@ -97,7 +97,7 @@ def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lan
         won = next(r for r in results if status(r) == 200)
         after = alice.match(match_id)
         assert after["ply"] == ply + 1 and len(after["moves"]) == ply + 1
-        assert won.json()["move"] == after["moves"][-1] and after["moves"] == alice2.match(match_id)["moves"]
+        assert won.json()["last_move"]["notation"] == after["moves"][-1] and after["moves"] == alice2.match(match_id)["moves"]
 
 
 def test_simultaneous_joins_of_one_open_seat_exactly_one_gets_it(pair):
@@ -126,7 +126,7 @@ def test_a_computer_seat_is_searched_by_one_process_and_its_lease_given_up(pair,
                          what="the computer's move")
         if state["status"] != "active":
             break
-        assert alice.move(match_id, state["ply"], state["legal"][0]).status_code == 200
+        assert alice.move(match_id, state["ply"], legal(state)[0]).status_code == 200
     state = wait_for(lambda: (m := alice.match(match_id))["status"] == "ended" and m, what="the end")
     # every ply once, alternately the person and the computer, whichever process searched
     assert len(state["moves"]) == state["ply"]
@@ -189,8 +189,8 @@ def test_kill_9_of_one_of_two_processes_under_load_loses_no_move(postgres, tmp_p
                 if state["status"] != "active":
                     return
                 mover = pair[state["to_move"] - 1]
-                legal = mover.match(match_id)["legal"]
-                move = legal[(state["ply"] * 7) % len(legal)]
+                moves = legal(mover.match(match_id))
+                move = moves[(state["ply"] * 7) % len(moves)]
                 for api in (on_victim[mover.name], mover):    # the victim first, while it lives
                     try:
                         r = api.move(match_id, state["ply"], move)
@@ -198,7 +198,7 @@ def test_kill_9_of_one_of_two_processes_under_load_loses_no_move(postgres, tmp_p
                         continue                                # the process died: the other one
                     if r.status_code == 200:
                         with lock:
-                            landed[match_id][r.json()["ply"] - 1] = r.json()["move"]
+                            landed[match_id][r.json()["ply"] - 1] = r.json()["last_move"]["notation"]
                     break
 
         threads = [threading.Thread(target=play, args=(m, people[2 * i:2 * i + 2])) for i, m in enumerate(matches)]

@@ -1,14 +1,23 @@
-"""Pushes: who watches which match, and telling them that it changed.
+"""Pushes: who watches which match, and telling them that it changed; and the sessions that
+ended, told to every process.
 
 The interface is two calls: ``publish(match_id, event)`` from any thread after a change is
-stored, and ``subscribe(match_id, user_id)`` from a WebSocket's task, which then awaits
-events.  An event is small (``{"kind": "move", "version": 7}``): each connection builds its own
-message from the database and its participant's view, so no one's secrets travel through here.
-The hub lives in one process.  With PostgreSQL, :meth:`LiveHub.connect` joins the hubs of every
-process on the database: each publish is also a ``NOTIFY`` on one channel, and each process
-``LISTEN``s there and hands what other processes published to its own subscribers.  When the
-listening connection breaks (the database restarts), it is made again, and every subscriber
-gets a ``resync`` event: it may have missed something, and reads the match afresh.
+stored, and ``subscribe(match_id, user_id, session)`` from a WebSocket's task, which then awaits
+events.  An event is small (``{"kind": "move", "version": 7}``): each connection is sent the
+answer of its viewer's class at that version (nomv.server.matches.round), so no one's secrets
+travel through here.  The hub lives in one process.  With PostgreSQL, :meth:`LiveHub.connect`
+joins the hubs of every process on the database: each publish is also a ``NOTIFY`` on one
+channel, and each process ``LISTEN``s there and hands what other processes published to its own
+subscribers.  When the listening connection breaks (the database restarts), it is made again,
+and every subscriber gets a ``resync`` event: it may have missed something, and reads the match
+afresh.
+
+Sessions that end (a logout, a password change, an expired session) are told the same way:
+:meth:`LiveHub.end_sessions` runs this process's handlers at once (the session cache forgets
+them, nomv.server.accounts) and NOTIFYs the others, and the WebSockets of those sessions, in
+every process, get a ``session ended`` event and close.  A process is sure to have heard every
+other (:meth:`LiveHub.hears_all`) while its LISTEN connection is up, or when there is no other
+(SQLite: one process).
 """
 from __future__ import annotations
 
@@ -19,7 +28,7 @@ import os
 import secrets
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 log = logging.getLogger("nomv.server")
 
@@ -27,11 +36,46 @@ log = logging.getLogger("nomv.server")
 CHANNEL = "nomv_live"
 
 
+@dataclass(frozen=True)
+class SessionsEnded:
+    """Sessions that ended: ``tokens`` (the SHA-256 hex digests of their tokens, as the sessions
+    table keeps them) of the user, or every session of the user but ``keep`` (``tokens`` None).
+    ``reason``: logout, password, expired, or user (the user's row changed: caches forget it,
+    their WebSockets stay open)."""
+    user_id: int
+    tokens: tuple[str, ...] | None
+    keep: str | None = None
+    reason: str = "logout"
+
+    def covers(self, user_id: int | None, token_hash: str | None) -> bool:
+        if user_id != self.user_id:
+            return False
+        if self.tokens is not None:
+            return token_hash in self.tokens
+        return token_hash is None or token_hash != self.keep
+
+    @property
+    def closes_sockets(self) -> bool:
+        return self.reason != "user"
+
+    def payload(self) -> dict[str, Any]:
+        return {"user": self.user_id, "tokens": None if self.tokens is None else list(self.tokens),
+                "keep": self.keep, "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> "SessionsEnded":
+        tokens = data.get("tokens")
+        return cls(int(data["user"]), None if tokens is None else tuple(str(t) for t in tokens),
+                   None if data.get("keep") is None else str(data["keep"]), str(data.get("reason", "logout")))
+
+
 @dataclass(eq=False)
 class Subscription:
     match_id: int
     user_id: int | None
     loop: asyncio.AbstractEventLoop
+    #: The SHA-256 of the socket's session token (None: a spectator without one).
+    session: str | None = None
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
 
     async def next(self) -> list[dict]:
@@ -53,6 +97,10 @@ class LiveHub:
         self._send_lock = threading.Lock()
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        #: Whether the LISTEN connection is up (pushes and ended sessions of others arrive).
+        self._listening = False
+        self._session_handlers: list[Callable[[SessionsEnded], None]] = []
+        self._resync_handlers: list[Callable[[], None]] = []
 
     def connect(self, dsn: str) -> None:
         """Joins the hubs of every process on this PostgreSQL database (a libpq URL)."""
@@ -80,31 +128,83 @@ class LiveHub:
                 with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if not first:   # pushes may have been missed while the connection was down
-                        self._deliver_all({"kind": "resync"})
+                        self._resynced()
                     first = False
+                    self._listening = True
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
                             self._received(note.payload)
             except Exception as exc:   # noqa: BLE001 - the database went away: try again
+                self._listening = False
                 if self._stop.is_set():
                     return
                 log.warning("live pushes: the database connection broke (%s); reconnecting", exc)
                 self._stop.wait(1.0)
+
+    def hears_all(self) -> bool:
+        """Whether every change another process makes reaches this one (no other process may
+        serve the database, or the LISTEN connection is up)."""
+        return self._dsn is None or self._listening
+
+    def _resynced(self) -> None:
+        for handler in list(self._resync_handlers):
+            handler()
+        self._deliver_all({"kind": "resync"})
 
     def _received(self, payload: str) -> None:
         try:
             data = json.loads(payload)
             if data.get("from") == self.origin:
                 return
+            if "sessions" in data:
+                self._sessions_ended(SessionsEnded.from_payload(data["sessions"]))
+                return
             self._deliver(int(data["match"]), dict(data["event"]))
         except (ValueError, KeyError, TypeError):
             log.warning("live pushes: a payload that is not nomv's was ignored")
 
+    # -- sessions that end ------------------------------------------------------------------------
+
+    def on_sessions_ended(self, handler: Callable[[SessionsEnded], None]) -> None:
+        """``handler(ended)`` for every ended sessions event, of this process or another (on the
+        publishing thread or the listener's: quick, thread-safe)."""
+        self._session_handlers.append(handler)
+
+    def on_resync(self, handler: Callable[[], None]) -> None:
+        """``handler()`` when the LISTEN connection came back after a break (events of other
+        processes may have been missed meanwhile)."""
+        self._resync_handlers.append(handler)
+
+    def end_sessions(self, ended: SessionsEnded) -> None:
+        """Tells every process that sessions ended (after the transaction that ended them
+        committed): this process's handlers run before it returns."""
+        self._sessions_ended(ended)
+        if self._dsn is not None:
+            self._send({"from": self.origin, "sessions": ended.payload()})
+
+    def _sessions_ended(self, ended: SessionsEnded) -> None:
+        for handler in list(self._session_handlers):
+            try:
+                handler(ended)
+            except Exception:   # noqa: BLE001 - one handler's failure stops no other
+                log.exception("a handler of ended sessions failed")
+        if ended.closes_sockets:
+            with self._lock:
+                subs = [sub for subs in self._subscribers.values() for sub in subs
+                        if ended.covers(sub.user_id, sub.session)]
+            for sub in subs:
+                self._put(sub, {"kind": "session ended"})
+
+    # -- between processes ---------------------------------------------------------------------------
+
     def _notify(self, match_id: int, event: dict) -> None:
+        self._send({"from": self.origin, "match": match_id, "event": event})
+
+    def _send(self, message: dict) -> None:
         import psycopg
         dsn = self._dsn
         assert dsn is not None, "connect() gave the database"
-        payload = json.dumps({"from": self.origin, "match": match_id, "event": event})
+        payload = json.dumps(message)
         with self._send_lock:
             for attempt in (1, 2):
                 try:
@@ -119,8 +219,10 @@ class LiveHub:
                         # resync or read; only the push is lost.
                         log.warning("live pushes: cannot notify other processes (%s)", exc)
 
-    def subscribe(self, match_id: int, user_id: int | None) -> Subscription:
-        sub = Subscription(match_id, user_id, asyncio.get_running_loop())
+    def subscribe(self, match_id: int, user_id: int | None, session: str | None = None) -> Subscription:
+        """A subscription to the match's events, for a task of the running event loop;
+        ``session`` is the SHA-256 of its session token (its socket closes when it ends)."""
+        sub = Subscription(match_id, user_id, asyncio.get_running_loop(), session)
         with self._lock:
             self._subscribers.setdefault(match_id, set()).add(sub)
         return sub
@@ -149,10 +251,19 @@ class LiveHub:
         with self._lock:
             subs = list(self._subscribers.get(match_id, ()))
         for sub in subs:
-            try:
-                sub.loop.call_soon_threadsafe(sub.queue.put_nowait, dict(event))
-            except RuntimeError:   # its loop has closed: the server is stopping
-                pass
+            self._put(sub, event)
+
+    @staticmethod
+    def _put(sub: Subscription, event: dict) -> None:
+        try:
+            sub.loop.call_soon_threadsafe(sub.queue.put_nowait, dict(event))
+        except RuntimeError:   # its loop has closed: the server is stopping
+            pass
+
+    def watchers(self, match_id: int) -> set[int | None]:
+        """The users whose WebSockets follow the match in this process (None: anonymous)."""
+        with self._lock:
+            return {s.user_id for s in self._subscribers.get(match_id, ())}
 
     def watching(self, match_id: int, user_id: int) -> bool:
         """Whether the user has the match open (no "your turn" e-mail needed then)."""

@@ -17,6 +17,7 @@ from .matches.records import Records
 from .matches.repository import MatchTables
 from .matches.round import Parts, Rounds
 from .matches.views import Views
+from .sessioncache import SessionCache
 from .settings import Settings
 from .store import Store, libpq_url
 from .uploads import Uploads
@@ -30,19 +31,28 @@ class Services:
         self.engines = Engines(lambda sha: self.catalogue.script(sha), settings.cache_positions,
                                settings.cache_scripts, settings.limits, settings.processes)
         self.catalogue = Catalogue(self.store, self.engines.describe)
-        self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
-                                 settings.argon2_time)
         self.live = LiveHub()
         if self.store.backend == "postgresql":
             # several processes may serve this database: pushes reach every one's clients
             self.live.connect(libpq_url(settings.db))
+        # Sessions are remembered while this process hears every other end one (LISTEN).
+        self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
+                                 settings.argon2_time, SessionCache(usable=self.live.hears_all))
+        self.live.on_sessions_ended(self.accounts.cache.forget)
+        self.live.on_resync(self.accounts.cache.clear)
+        self.accounts.on_ended = self.live.end_sessions
         self.leases = Leases(self.store)
         self.mailer = Mailer(settings.smtp, settings.mail_from) if settings.smtp else None
         # The match service, role by role (nomv/server/matches/__init__.py).
         self.tables = MatchTables(self.store)
         self.views = Views(self.engines, self.catalogue)
         self.notifier = Notifier(self.live, self.mailer, settings, self.views.title)
-        self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier), settings.cache_positions)
+        # (with SQLite this process is the database's only writer: the rounds' memory is the truth)
+        self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier,
+                                   sole_writer=self.store.backend == "sqlite"), settings.cache_positions)
+        # A user's name or settings changed (on any process): the matches remembered show them
+        # as they were.
+        self.live.on_sessions_ended(lambda ended: self.rounds.forget_all() if ended.reason == "user" else None)
         self.lobby = Lobby(self.tables, self.engines, self.catalogue, self.accounts, self.rounds,
                            self.notifier, settings)
         self.listings = Listings(self.tables)

@@ -1,32 +1,64 @@
 """The WebSocket of a match: its live changes, each sent as the match its viewer may see.
 
-The first message is ``{"type": "match", "events": ["hello"], "match": {...}}``, then one message
-per change (a move, a takeback, an offer, the end...), each built for this viewer as
-``GET /api/matches/{id}`` would answer (``events`` names what happened).  Send ``ping`` to get
-``pong``.  A push tells only which match changed and its version (nomv.server.live); this socket
-builds its own message, from its viewer's view.
+The first message is ``{"type": "match", "version": V, "events": ["hello"], "match": {...}}``,
+then one message per change (a move, a takeback, an offer, the end...), each the match as
+``GET /api/matches/{id}`` would answer this viewer at that version (``events`` names what
+happened; a socket that fell behind gets the newest version, with every event since).  Send
+``ping`` to get ``pong``.
+
+A player may send moves here too, as on ``POST /api/matches/{id}/moves`` (the same ply guard,
+the same answers), without an HTTP request each: ``{"type": "move", "id": TAG, "ply": N, "move":
+[...steps] or "notation"}`` is answered ``{"type": "moved", "id": TAG, "version": V, "match":
+{...}}`` (the match as the mover sees it; ``match`` is left out when this socket was pushed
+that version already), or ``{"type": "error", "id": TAG, "status": 409, "error": "stale",
+"message": ..., ...}`` with the body the route would answer.  A push tells only which match changed and its version
+(nomv.server.live); the message is the answer of this socket's viewer class at that version,
+made and serialised once for every socket of the class (nomv.server.matches.answers).  When the
+socket's session ends (a logout, a password change, on any process) it closes with code 1008.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
+from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
 
-from ..errors import ApiError, UpgradeRequired
+from ..accounts import User, token_hash
+from ..errors import ApiError, Unauthorized, UpgradeRequired
 from ..guard import public_host, same_site
-from .deps import MatchId, services, token_of
+from ..matches.answers import Shown, dumps
+from ..store import database_reason
+from .deps import MatchId, services, session_user, token_of
 from .errors import errors
+from .models import MoveIn
 
 router = APIRouter(prefix="/api", tags=["matches"])
+log = logging.getLogger("nomv.server")
 
 DESCRIPTION = (
     "Open a WebSocket here (authenticated by the session cookie, `Authorization: Bearer TOKEN`, or "
     "`?token=TOKEN`; anyone else watches as a spectator). The first message is "
-    "`{\"type\": \"match\", \"events\": [\"hello\"], \"match\": {...}}`; then one message per change "
-    "(a move, a takeback, a draw offer, the end...), each built for you as `GET /api/matches/{id}` "
-    "would answer (`events` names what happened). Send `ping` to get `pong`. Over plain HTTP: 426.")
+    "`{\"type\": \"match\", \"version\": V, \"events\": [\"hello\"], \"match\": {...}}`; then one message "
+    "per change (a move, a takeback, a draw offer, the end...), each the match as `GET /api/matches/{id}` "
+    "would answer you at `version` (`events` names what happened; a socket that fell behind gets the "
+    "newest version with every event since). Send `ping` to get `pong`. A player may send moves here: "
+    "`{\"type\": \"move\", \"id\": TAG, \"ply\": N, \"move\": [...]}`, answered `{\"type\": \"moved\", "
+    "\"id\": TAG, \"version\": V, \"match\": {...}}` (no `match` when this socket was pushed that version "
+    "already) or `{\"type\": \"error\", \"id\": TAG, \"status\": 409, ...}` with the body "
+    "`POST /api/matches/{id}/moves` would answer. When your session ends (logout, password change) the "
+    "socket closes with code 1008. Over plain HTTP: 426.")
+
+#: The largest message a socket reads (a move is a few steps; the HTTP route takes 1,000 steps of
+#: 1,000 characters, which no socket message needs).
+MAX_MESSAGE = 64 * 1024
+
+#: The close code and reason of a socket whose session ended.
+SESSION_ENDED = (1008, "this session has ended: log in again")
 
 
 @router.get("/matches/{match_id}/live", status_code=101, summary="WebSocket: live changes of a match",
@@ -46,30 +78,47 @@ async def live(websocket: WebSocket, match_id: int) -> None:
     if how == "cookie" and not same_site({k.lower(): v for k, v in websocket.headers.items()}, public_host(public)):
         await websocket.close(code=1008, reason="another site's page cannot use your session")
         return
-    current = await run_in_threadpool(s.accounts.session_user, token) if token else None
+    current = await session_user(s, token) if token else None
     if token and current is None:
-        await websocket.close(code=1008, reason="this session has ended: log in again")
+        await websocket.close(*SESSION_ENDED)
         return
+    # (subscribed before the first answer is made: a change meanwhile is pushed after it)
+    sub = s.live.subscribe(match_id, current.id if current else None,
+                           token_hash(token) if current is not None and token else None)
     try:
-        first = await run_in_threadpool(s.rounds.show, match_id, current)
-    except ApiError as exc:
-        await websocket.close(code=1008, reason=exc.message[:120])
-        return
-    await websocket.accept()
-    sub = s.live.subscribe(match_id, current.id if current else None)
+        try:
+            first = s.rounds.remembered(match_id, current)
+            if first is None:
+                first = await run_in_threadpool(s.rounds.show, match_id, current)
+        except ApiError as exc:
+            await websocket.close(code=1008, reason=exc.message[:120])
+            return
+        await websocket.accept()
+        await _follow(websocket, sub, first, match_id, current)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        s.live.unsubscribe(sub)
+
+
+async def _follow(websocket: WebSocket, sub, first: Shown, match_id: int, current: User | None) -> None:
+    """Sends the first answer, then the answer of each version pushed, until the client leaves
+    or its session ends; meanwhile answers pings and the moves the client sends."""
+    s = services(websocket)
+    #: the answer this socket was sent last (a push, or a move's answer)
+    last = {"sent": first}
 
     async def listen() -> None:
         while True:
             text = await websocket.receive_text()
             if text.strip() == "ping":
                 await websocket.send_text("pong")
-
-    def message(events: list[str], match: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "match", "events": events, "match": match}
+            else:
+                await _message(websocket, text, match_id, current, last)
 
     reader = asyncio.create_task(listen())
     try:
-        await websocket.send_json(message(["hello"], first))
+        await websocket.send_text(first.push(("hello",)))
         while True:
             waiter = asyncio.create_task(sub.next())
             done, _pending = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
@@ -78,11 +127,75 @@ async def live(websocket: WebSocket, match_id: int) -> None:
                 reader.result()   # a disconnect ends here
                 return
             events = waiter.result()
-            # (each socket builds its answer: one per viewer class and version would do)
-            shown = await run_in_threadpool(s.rounds.show, match_id, current)
-            await websocket.send_json(message([e["kind"] for e in events], shown))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+            kinds = tuple(dict.fromkeys(e["kind"] for e in events))
+            if "session ended" in kinds:
+                await websocket.close(*SESSION_ENDED)
+                return
+            versions = [e["version"] for e in events if isinstance(e.get("version"), int)]
+            if "resync" in kinds or not versions:      # (events may have been missed: read afresh)
+                shown = await run_in_threadpool(s.rounds.show, match_id, current)
+            else:
+                at_least = max(versions)
+                found = s.rounds.remembered(match_id, current, at_least)
+                if found is None:
+                    found = await run_in_threadpool(s.rounds.shown_at, match_id, current, at_least)
+                shown = found
+            sent = last["sent"]
+            if shown is sent or shown.version < sent.version:
+                continue           # (nothing new for this viewer: a move's answer, an offer declined)
+            last["sent"] = shown
+            await websocket.send_text(shown.push(kinds))
     finally:
         reader.cancel()
-        s.live.unsubscribe(sub)
+
+
+async def _message(websocket: WebSocket, text: str, match_id: int, current: User | None,
+                   last: dict[str, Shown]) -> None:
+    """A message from the client: a move (anything else is answered with an error)."""
+    tag: Any = None
+    try:
+        if len(text) > MAX_MESSAGE:
+            raise _Refused(413, "too_large", f"a message is at most {MAX_MESSAGE} bytes")
+        try:
+            data = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            raise _Refused(422, "invalid", "a message is \"ping\" or a JSON object") from None
+        if not isinstance(data, dict) or data.get("type") != "move":
+            raise _Refused(422, "invalid", "the only message a client sends is {\"type\": \"move\", ...} (or ping)")
+        tag = data.get("id")
+        if current is None:
+            raise Unauthorized("log in first: a spectator's socket cannot move")
+        try:
+            body = MoveIn.model_validate({k: v for k, v in data.items() if k not in ("type", "id")})
+        except ValidationError as exc:
+            problems = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()]
+            raise _Refused(422, "invalid", "; ".join(problems), problems=problems) from None
+        s = services(websocket)
+        shown = await run_in_threadpool(s.rounds.play, current, match_id, body.ply, body.move)
+    except ApiError as exc:
+        await websocket.send_text(dumps({"type": "error", "id": tag, "status": exc.status, **exc.body()}).decode())
+        return
+    except _Refused as exc:
+        await websocket.send_text(dumps({"type": "error", "id": tag, "status": exc.status, "error": exc.code,
+                                         "message": exc.message, **exc.extra}).decode())
+        return
+    except DBAPIError as exc:      # (as the HTTP route: nothing was written, try again)
+        log.warning("database error on a move over match %s's socket: %s", match_id, database_reason(exc)[:200])
+        await websocket.send_text(dumps({"type": "error", "id": tag, "status": 503, "error": "unavailable",
+                                         "message": "the database cannot be reached now; nothing was changed: "
+                                                    "try again in a moment"}).decode())
+        return
+    if last["sent"] is shown:          # its push came first: the version is all the answer says
+        await websocket.send_text(dumps({"type": "moved", "id": tag, "version": shown.version}).decode())
+        return
+    last["sent"] = shown
+    await websocket.send_text('{"type":"moved","id":%s,"version":%d,"match":%s}' % (
+        dumps(tag).decode(), shown.version, shown.body().decode()))
+
+
+class _Refused(Exception):
+    """A message refused before it reached the match service (as the route's own refusals)."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any):
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra

@@ -9,10 +9,16 @@ sent at once exactly one lands, whichever process took them.  Within this proces
 lock keeps the requests of one match in order, so that the loser of a race is told at once
 (409, with the position it did not see); matches never wait for each other's locks.
 
+A round remembers the match as this process last read or wrote it (:meth:`Round.fresh`): with
+SQLite this process is the database's only writer, so its memory is the truth between writes and
+a look or a move reads nothing; with PostgreSQL (several processes) the version is read first,
+one small query, and the match only when another process changed it.  For that version the
+round keeps its answers, one per viewer class (nomv.server.matches.answers), built and
+serialised once and handed to every viewer of the class: the mover's answer, the looks, and the
+pushes to every WebSocket.
+
 :class:`Rounds` keeps the rounds: the ones in use, and the ``keep`` most recently used beside
-them, so that what a round knows outlives a request.  That is where a match's state in this
-process belongs as it grows: the version a push carries, the answers built once per version and
-per viewer class (views.viewer) and handed to every viewer of that class.
+them, so that what a round knows outlives a request.
 """
 from __future__ import annotations
 
@@ -29,11 +35,12 @@ from ..accounts import User
 from ..engines import Engines
 from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
+from .answers import Shown
 from .clock import deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
 from .seating import seat_names
-from .views import Views
+from .views import Views, viewer_class
 
 log = logging.getLogger("nomv.server")
 
@@ -45,6 +52,9 @@ class Parts:
     engines: Engines
     views: Views
     notifier: Notifier
+    #: Whether this process is the database's only writer (SQLite): then what a round holds is
+    #: the match until this process changes it, and nothing needs to be read to know it.
+    sole_writer: bool = False
 
 
 class Round:
@@ -61,26 +71,100 @@ class Round:
         self.failure: str | None = None
         self._parts = parts
         self._pins = 0          # requests and searches using the round now (see Rounds)
+        #: The match at :attr:`version` as this process last read or wrote it, and its answers
+        #: by viewer class (under _memory: requests read them without the round's lock).
+        self.current: Match | None = None
+        self._answers: dict[tuple, Shown] = {}
+        self._memory = threading.Lock()
+        #: One answer made at a time: the viewers of a class asking at once wait and share it.
+        self._making = threading.Lock()
 
-    # -- reading ------------------------------------------------------------------------------
+    # -- what this process knows of the match ----------------------------------------------------
 
     def load(self) -> Match:
+        """The match read from the database."""
         m = self._parts.tables.load(self.id)
         if m is None:
             raise NotFound(f"no match {self.id}")
-        self.version = m.row.version
+        self._hold(m)
         return m
 
-    def show(self, user: User | None) -> dict[str, Any]:
-        """The match as ``user`` may see it now (None: an anonymous spectator)."""
-        m = self.load()
-        if m.row.overdue(now()):
-            self.end_if_overdue()
-            m = self.load()
-        return self._describe(m, user)
+    def _hold(self, m: Match) -> None:
+        """Remembers ``m`` as the match now, unless a newer version is remembered already (a
+        read that began before this process's own write)."""
+        with self._memory:
+            held = self.current
+            if held is not None and m.row.version < held.row.version:
+                return
+            if held is None or m.row.version != held.row.version:
+                self._answers = {}
+            self.current = m
+            self.version = m.row.version
 
-    def _describe(self, m: Match, user: User | None) -> dict[str, Any]:
-        return self._parts.views.describe(m, user, self.thinking, self.failure)
+    def forget(self) -> None:
+        """What the round remembers of the match is no longer sure (changed elsewhere)."""
+        with self._memory:
+            self.current = None
+            self._answers = {}
+
+    def fresh(self, at_least: int | None = None) -> Match:
+        """The match now: what the round remembers when it is sure to be current (this process
+        is the only writer; or a push of ``at_least`` is not newer; or, with other writers, the
+        database's version is the one remembered), else read from the database."""
+        m = self.current
+        if m is not None and (at_least is None or m.row.version >= at_least):
+            if self._parts.sole_writer or at_least is not None or \
+                    self._parts.tables.version(self.id) == m.row.version:
+                return m
+        return self.load()
+
+    def answer(self, user: User | None, m: Match | None = None) -> Shown:
+        """The match as ``user`` may see it now (None: an anonymous spectator), or as ``m`` left
+        it: the answer of the user's viewer class, made once per version."""
+        if m is None:
+            m = self.fresh()
+            if m.row.overdue(now()):
+                self.end_if_overdue()
+                m = self.fresh()
+        key = self._class(m, user)
+        found = self._kept(m, key)
+        if found is not None:
+            return found
+        with self._making:
+            found = self._kept(m, key)
+            if found is not None:
+                return found
+            shown = Shown(self._parts.views.describe(m, user, self.thinking, self.failure),
+                          m.row.deadline if m.row.running else None)
+            with self._memory:
+                if self.current is not None and self.current.row.version == m.row.version:
+                    self._answers[key] = shown
+            return shown
+
+    def _kept(self, m: Match, key: tuple) -> Shown | None:
+        with self._memory:
+            return self._answers.get(key) if self.current is m else None
+
+    def remembered(self, user: User | None, at_least: int | None = None) -> Shown | None:
+        """The answer for ``user`` when it is made already and sure to be current (no query,
+        no work: an event loop may ask), else None."""
+        m = self.current
+        if m is None or (at_least is not None and m.row.version < at_least) or m.row.overdue(now()):
+            return None
+        if at_least is None and not self._parts.sole_writer:
+            return None          # (another process may have changed it: only a query can tell)
+        with self._memory:
+            return self._answers.get(self._class(m, user)) if self.current is m else None
+
+    def _class(self, m: Match, user: User | None) -> tuple:
+        running = m.row.running
+        return (*viewer_class(m, user), self.thinking if running else None, self.failure)
+
+    def _seen(self, m: Match, user: User | None) -> dict[str, Any]:
+        """The match as ``user`` sees ``m``, as a dict (for an error's answer)."""
+        import orjson
+        loaded: dict[str, Any] = orjson.loads(self.answer(user, m).body())
+        return loaded
 
     def _running(self, m: Match, user: User | None) -> list[int]:
         """The user's seats, when they play in the running match."""
@@ -93,26 +177,28 @@ class Round:
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def play(self, user: User, ply: int, move: list[str] | str) -> dict[str, Any]:
-        """A person's move, given the ply of the position they saw (pbmserv's move#)."""
+    def play(self, user: User, ply: int, move: list[str] | str) -> Shown:
+        """A person's move, given the ply of the position they saw (pbmserv's move#): the match
+        as they see it after the move."""
         with self.lock:
-            m = self.load()
+            m = self.fresh()
             if m.row.overdue(now()):
                 self.end_if_overdue()
-                m = self.load()
+                m = self.fresh()
             mine = self._running(m, user)
             if ply != m.row.ply:
                 raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
-                            ply=m.row.ply, match=self._describe(m, user))
+                            ply=m.row.ply, match=self._seen(m, user))
             if m.row.to_move not in mine:
                 raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
-            return self._move(m, m.row.to_move, move, user)
+            after = self._move(m, m.row.to_move, move, user)
+            return self.answer(user, after)
 
     def computer_move(self, version: int, seat: int, steps: list[str], expects: float | None) -> None:
         """The move a computer player found for the match at ``version``: dropped if the match
         moved on meanwhile (a takeback, a resignation)."""
         with self.lock:
-            m = self.load()
+            m = self.fresh()
             if m.row.version != version or not m.row.running or m.row.to_move != seat:
                 return
             try:
@@ -124,7 +210,8 @@ class Round:
                 self._parts.notifier.computer_failed(self.id, m.row.version)
 
     def _move(self, m: Match, seat: int, move: list[str] | str, user: User | None,
-              expects: float | None = None) -> dict[str, Any]:
+              expects: float | None = None) -> Match:
+        """Plays and stores the move: the match as it left it."""
         p = self._parts
         key = m.key()
         # (the players' views after the move, made with it: their next looks are answered
@@ -153,31 +240,29 @@ class Round:
             p.engines.forget(key)
             fresh = self.load()
             raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
-                        ply=fresh.row.ply, match=self._describe(fresh, user)) from None
+                        ply=fresh.row.ply, match=self._seen(fresh, user)) from None
         p.engines.landed(key, played)
         self.failure = None
         after = m.changed(values, t, [*m.moves, stored])
-        self.version = after.row.version
-        p.notifier.changed(after, "move", acting=user)
-        return {"ply": after.row.ply, "move": played.notation, "steps": played.steps,
-                "status": after.row.status, "outcome": outcome}
+        self._changed(after, "move", user)
+        return after
 
     # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
 
-    def resign(self, user: User) -> dict[str, Any]:
+    def resign(self, user: User) -> Shown:
         """The user loses; with more than two players, the others share the win."""
         with self.lock:
-            m = self.load()
+            m = self.fresh()
             mine = self._running(m, user)
             seat = m.row.to_move if m.row.to_move in mine else mine[0]
             ranks, text = self._losers(m, seat, "resigned")
             self._end(m, ranks, "resign", text)
-            return self.show(user)
+            return self.answer(user)
 
     def end_if_overdue(self) -> bool:
         """Ends the match if the player to move has run out of time."""
         with self.lock:
-            m = self.load()
+            m = self.fresh()
             if not m.row.overdue(now()) or m.row.to_move is None:
                 return False
             ranks, text = self._losers(m, m.row.to_move, "ran out of time")
@@ -221,10 +306,10 @@ class Round:
 
     # -- draws and takebacks ------------------------------------------------------------------
 
-    def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
+    def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> Shown:
         """Drawn when every player has offered or accepted; computer players decline at once."""
         with self.lock:
-            m = self.load()
+            m = self.fresh()
             mine = self._running(m, user)
             offer = list(m.row.draw_offer or [])
             if action == "decline":
@@ -243,20 +328,20 @@ class Round:
                     self._end(m, [1] * len(m.seats), "draw", "draw agreed between " + ", ".join(names))
                 else:
                     self._change(m, {"draw_offer": offer}, "draw offered", user)
-            return self.show(user)
+            return self.answer(user)
 
-    def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
+    def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> Shown:
         """``ask`` takes back the user's last move and every move after it once the others
         accept (computer players always do)."""
         with self.lock:
-            m = self.load()
+            m = self.fresh()
             mine = self._running(m, user)
             request = m.row.takeback
             if action == "decline":
                 if not request:
                     raise Conflict("there is no takeback to decline")
                 self._change(m, {"takeback": None}, "takeback declined", user)
-                return self.show(user)
+                return self.answer(user)
             if action == "accept":
                 if not request:
                     raise Conflict("there is no takeback to accept")
@@ -271,7 +356,7 @@ class Round:
                 self._take_back(m, request["ply"], request["by"])
             else:
                 self._change(m, {"takeback": request}, "takeback asked", user)
-            return self.show(user)
+            return self.answer(user)
 
     def _take_back(self, m: Match, back_to: int, seat: int) -> None:
         t = now()
@@ -296,7 +381,11 @@ class Round:
         self._changed(m.changed(values, t), kind, user)
 
     def _changed(self, after: Match, kind: str, user: User | None = None) -> None:
-        self.version = after.row.version
+        """Remembers the match as the change left it, makes the answers of those who follow it
+        here (each viewer class once, on this thread, before they are told), and tells them."""
+        self._hold(after)
+        for watcher in self._parts.notifier.live.watchers(self.id):
+            self.answer(None if watcher is None else User(watcher, ""), after)
         self._parts.notifier.changed(after, kind, acting=user)
 
 
@@ -341,29 +430,50 @@ class Rounds:
         with self._mutex:
             return len(self._rounds)
 
+    def forget_all(self) -> None:
+        """Every round forgets the match it remembers (a user's name or settings changed: the
+        seats remembered may show them as they were)."""
+        with self._mutex:
+            rounds = list(self._rounds.values())
+        for rnd in rounds:
+            rnd.forget()
+
     # -- the acts, each on its match's round ---------------------------------------------------------
 
-    def show(self, match_id: int, user: User | None) -> dict[str, Any]:
+    def show(self, match_id: int, user: User | None) -> Shown:
         with self.pinned(match_id) as rnd:
-            return rnd.show(user)
+            return rnd.answer(user)
+
+    def remembered(self, match_id: int, user: User | None, at_least: int | None = None) -> Shown | None:
+        """The answer for ``user`` when it is made already and sure to be current, else None
+        (no query and no work: for an event loop)."""
+        with self._mutex:
+            rnd = self._rounds.get(match_id)
+        return None if rnd is None else rnd.remembered(user, at_least)
+
+    def shown_at(self, match_id: int, user: User | None, at_least: int) -> Shown:
+        """The answer for ``user`` at the version a push announced, or a newer one."""
+        with self.pinned(match_id) as rnd:
+            m = rnd.fresh(at_least)
+            return rnd.answer(user, m if not m.row.overdue(now()) else None)
 
     def earlier(self, match_id: int, ply: int, user: User | None) -> dict[str, Any]:
         with self.pinned(match_id) as rnd:
-            return self.parts.views.earlier(rnd.load(), ply, user)
+            return self.parts.views.earlier(rnd.fresh(), ply, user)
 
-    def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> dict[str, Any]:
+    def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> Shown:
         with self.pinned(match_id) as rnd:
             return rnd.play(user, ply, move)
 
-    def resign(self, user: User, match_id: int) -> dict[str, Any]:
+    def resign(self, user: User, match_id: int) -> Shown:
         with self.pinned(match_id) as rnd:
             return rnd.resign(user)
 
-    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
+    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> Shown:
         with self.pinned(match_id) as rnd:
             return rnd.draw(user, action)
 
-    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
+    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> Shown:
         with self.pinned(match_id) as rnd:
             return rnd.takeback(user, action)
 
