@@ -369,7 +369,7 @@ def _bench_serve(args) -> int:
             return 0
         rows = loadbench.run(args.players // 2, seconds, configs, progress=progress, rate=args.rate,
                              model=args.model, against=args.against, profile=args.profile, poll=args.poll,
-                             repeat=args.repeat)
+                             repeat=args.repeat, moves=args.moves)
     except FileNotFoundError:
         raise NomvError("PostgreSQL is not installed (initdb not found): apt-get install postgresql, "
                         "or --serve-config sqlite") from None
@@ -675,6 +675,9 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--model", choices=["page", "bot"], default="page", help="with --serve: what the players "
                    "are: pages (each keeps the match's WebSocket open and moves when a push says it is "
                    "their turn; the default) or bots that poll the match (--poll seconds)")
+    p.add_argument("--moves", choices=["ws", "http"], default="ws", help="with --serve: how pages send "
+                   "their moves: over the match's WebSocket, as the page does (the default; a server that "
+                   "takes none there is sent them over HTTP), or as POST .../moves")
     p.add_argument("--poll", type=float, default=1.0, metavar="S", help="with --serve --model bot: how "
                    "often a bot looks at its match (default 1 s)")
     p.add_argument("--against", metavar="REV", help="with --serve: also run the server of this git "

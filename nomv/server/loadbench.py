@@ -252,7 +252,7 @@ def _check_database(db: str) -> tuple[int, int]:
 
 def measure(config: str, matches: int, seconds: float, model: str = "page", rate: float | None = None,
             source: Source | None = None, profile: bool = False, poll: float = 1.0,
-            progress=lambda text: None) -> dict[str, Any]:
+            progress=lambda text: None, moves: str = "ws") -> dict[str, Any]:
     """One configuration: ``sqlite`` (one process), ``postgresql`` (one) or ``postgresql x2``,
     of the server ``source`` (default: this one)."""
     source = source or Source.this()
@@ -273,7 +273,7 @@ def measure(config: str, matches: int, seconds: float, model: str = "page", rate
             server.wait_ready()
         progress(f"{config}, server {source.label}: {2 * matches} players ({model}s), {matches} Trinim "
                  f"matches, {seconds:g} s" + (f", {rate:g} moves/s offered" if rate else ""))
-        load = Load([s.url for s in servers], matches, model=model, rate=rate, poll=poll)
+        load = Load([s.url for s in servers], matches, model=model, rate=rate, poll=poll, moves=moves)
         postmaster = _postmaster(cluster)
         marks: dict[str, float] = {}
         profilers: list[Any] = []
@@ -303,13 +303,15 @@ def measure(config: str, matches: int, seconds: float, model: str = "page", rate
         if cluster is not None:
             cluster.stop()
         shutil.rmtree(home, ignore_errors=True)
-    return summary(config, source.label, model, matches, rate, marks.get("wall", seconds), load.tally, marks,
-                   memory, stored, duplicated, profiled)
+    row = summary(config, source.label, model, matches, rate, marks.get("wall", seconds), load.tally, marks,
+                  memory, stored, duplicated, profiled)
+    row["moves_over"] = "+".join(sorted(load.moved_over)) or None
+    return row
 
 
 def run(matches: int = 500, seconds: float = 20.0, configs: tuple[str, ...] = ("sqlite", "postgresql", "postgresql x2"),
         progress=lambda text: None, rate: float | None = None, model: str = "page", against: str | None = None,
-        profile: bool = False, poll: float = 1.0, repeat: int = 1) -> list[dict[str, Any]]:
+        profile: bool = False, poll: float = 1.0, repeat: int = 1, moves: str = "ws") -> list[dict[str, Any]]:
     """Each configuration, of this server and (``against``) an earlier revision's, taking turns."""
     sources = [Source.this()]
     if against:
@@ -319,7 +321,7 @@ def run(matches: int = 500, seconds: float = 20.0, configs: tuple[str, ...] = ("
         for config in configs:
             for _ in range(repeat):
                 for source in sources:
-                    rows.append(measure(config, matches, seconds, model, rate, source, profile, poll, progress))
+                    rows.append(measure(config, matches, seconds, model, rate, source, profile, poll, progress, moves))
         return rows
     finally:
         for source in sources:
@@ -369,7 +371,8 @@ def format_table(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         errors = sum(r["errors"].values()) + r.get("stalls", 0)
         name = r["config"] + (f" @{r['offered']:g}/s" if r.get("offered") else "") + \
-            ("" if r.get("model", "page") == "page" else f" {r['model']}s")
+            ("" if r.get("model", "page") == "page" else f" {r['model']}s") + \
+            (" (http)" if r.get("moves_over") == "http" and r.get("model", "page") == "page" else "")
         out.append(f"{name:<22}{r['server'][:15]:<16}{r['moves_per_second']:>8.0f}"
                    f"{_ms(r['move_p50_ms']) + ' / ' + _ms(r['move_p99_ms']):>17}"
                    f"{_ms(r['push_p50_ms']) + ' / ' + _ms(r['push_p99_ms']):>17}{errors:>7}"

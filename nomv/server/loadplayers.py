@@ -4,8 +4,11 @@ Two models, each a pair of accounts per Trinim match, playing random legal moves
 
 * ``page``: what the match page does.  Each player keeps the match's WebSocket open; when a
   message says it is their turn, they send a move chosen from the legal moves that message
-  carried, with its ply, and read nothing else (no GET between moves).  When a match ends, its
-  creator starts a rematch and both open its WebSocket.
+  carried, with its ply, and read nothing else (no GET between moves).  The move goes over the
+  WebSocket (``moves="ws"``, as the page sends it) or as ``POST .../moves`` (``"http"``); a
+  server that takes no moves on its sockets (an earlier revision's: its pushes carry no
+  ``version`` beside the match) is sent them over HTTP.  When a match ends, its creator starts a
+  rematch and both open its WebSocket.
 * ``bot``: a bot that polls.  No WebSocket: each player asks for the match every ``poll``
   seconds and moves when it is their turn.
 
@@ -23,14 +26,15 @@ same players measure a server of an earlier revision side by side.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
-#: A match that has not moved for this long while it should have is looked at again (and
-#: counted: a push that never came).
+#: A page that has heard nothing of its match for this long (beyond the pace of its moves)
+#: looks at it again, and counts it: a push that never came.
 STALL_SECONDS = 10.0
 
 
@@ -68,9 +72,14 @@ class Load:
     shared out among them, as behind a proxy)."""
 
     def __init__(self, urls: list[str], matches: int, model: str = "page", rate: float | None = None,
-                 poll: float = 1.0, seed: int = 1):
+                 poll: float = 1.0, seed: int = 1, moves: str = "ws"):
         if model not in ("page", "bot"):
             raise ValueError(f"no load model {model!r}: page or bot")
+        if moves not in ("ws", "http"):
+            raise ValueError(f"moves go over 'ws' or 'http', not {moves!r}")
+        self.moves = moves
+        #: How the moves went (ws, or http: asked, or the server takes none on its sockets).
+        self.moved_over: set[str] = set()
         self.urls = urls
         self.matches = matches
         self.model = model
@@ -82,6 +91,7 @@ class Load:
         self.stop_at = float("inf")
         self.sent_at: dict[tuple[int, int], float] = {}
         self.sockets = 0               # WebSockets open now
+        self._tags = itertools.count(1)
         self._tag = f"b{random.randrange(10**6)}"
 
     # -- the set-up ---------------------------------------------------------------------------
@@ -202,6 +212,7 @@ class Load:
         steps = self.rng.choice(legal)["steps"]
         t = time.monotonic()
         self.sent_at[(match_id, state["ply"] + 1)] = t
+        self.moved_over.add("http")
         try:
             async with session.post(f"{url}/api/matches/{match_id}/moves", headers=who.auth,
                                     json={"ply": state["ply"], "move": steps}) as r:
@@ -222,6 +233,38 @@ class Load:
             else:
                 self.tally.error(str(status))
         return body if status == 200 else None
+
+    async def _ws_move(self, ws, replies: dict[int, asyncio.Future], match_id: int, state: dict) -> None:
+        """Sends a random legal move of ``state`` over the match's WebSocket and waits for its
+        answer there."""
+        import orjson
+        legal = state.get("legal_moves") or []
+        if not legal:
+            return
+        steps = self.rng.choice(legal)["steps"]
+        tag = next(self._tags)
+        reply: asyncio.Future = asyncio.get_running_loop().create_future()
+        replies[tag] = reply
+        t = time.monotonic()
+        self.sent_at[(match_id, state["ply"] + 1)] = t
+        self.moved_over.add("ws")
+        try:
+            await ws.send_str(orjson.dumps({"type": "move", "id": tag, "ply": state["ply"], "move": steps}).decode())
+            data, size = await asyncio.wait_for(reply, 60)
+        except (asyncio.TimeoutError, ConnectionError, RuntimeError) as exc:
+            replies.pop(tag, None)
+            if self.measuring:
+                self.tally.error(f"websocket move: {type(exc).__name__}")
+            return
+        if data["type"] == "moved":
+            self.tally.landed += 1
+        if self.measuring:
+            if data["type"] == "moved":
+                self.tally.moves += 1
+                self.tally.latencies.append(time.monotonic() - t)
+                self.tally.answer_bytes.append(size)
+            else:
+                self.tally.error(str(data.get("status")))
 
     async def _look(self, session, url: str, who: Player, match_id: int) -> dict | None:
         import aiohttp
@@ -261,6 +304,9 @@ class Load:
                     ended.set()
                 news[who.name].set()
 
+        replies: dict[int, asyncio.Future] = {}    # a move sent over a socket: its answer
+        over_ws = {a.name: False, b.name: False}      # (the server takes moves on its sockets)
+
         async def read(who: Player, ws) -> None:
             async for msg in ws:
                 if msg.type != aiohttp.WSMsgType.TEXT:
@@ -268,7 +314,17 @@ class Load:
                 if msg.data == "pong":
                     continue
                 now = time.monotonic()
-                m = orjson.loads(msg.data)["match"]
+                data = orjson.loads(msg.data)
+                if data.get("type") in ("moved", "error"):
+                    waiting = replies.pop(data.get("id"), None)
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result((data, len(msg.data)))
+                    if data.get("match"):
+                        hold(who, data["match"])
+                    continue
+                if "version" in data and self.moves == "ws":
+                    over_ws[who.name] = True
+                m = data["match"]
                 if self.measuring:
                     self.tally.push_bytes.append(len(msg.data))
                     last = m.get("last_move")
@@ -278,6 +334,8 @@ class Load:
                             self.tally.pushes.append(now - sent)
                 hold(who, m)
 
+        patience = STALL_SECONDS + 2 * pace      # (the opponent may wait for its turn's slot)
+
         async def play(who: Player) -> None:
             acted = -1                           # the version this page moved at
             while not ended.is_set() and time.monotonic() < self.stop_at:
@@ -285,7 +343,7 @@ class Load:
                 if m is None or m["to_move"] not in m["you"] or m["version"] == acted:
                     news[who.name].clear()
                     try:
-                        await asyncio.wait_for(news[who.name].wait(), STALL_SECONDS)
+                        await asyncio.wait_for(news[who.name].wait(), patience)
                     except asyncio.TimeoutError:
                         if m is not None and m["to_move"] in m["you"] and m["version"] == acted:
                             continue             # our move's push is late: the answer said so
@@ -298,16 +356,21 @@ class Load:
                 acted = m["version"]
                 if not await self._wait_slot(pace, slot, started):
                     return
+                if over_ws[who.name]:
+                    await self._ws_move(sockets[who.name], replies, match_id, m)
+                    continue
                 body = await self._move(session, url, who, match_id, m)
                 if body:
                     answer = orjson.loads(body)
                     if "version" in answer and "you" in answer:    # the match as the mover sees it
                         hold(who, answer)
 
+        sockets: dict[str, Any] = {}
         try:
             async with session.ws_connect(ws_url, headers=a.auth, autoping=False, max_msg_size=0) as wa, \
                     session.ws_connect(ws_url, headers=b.auth, autoping=False, max_msg_size=0) as wb:
                 self.sockets += 2
+                sockets = {a.name: wa, b.name: wb}
                 try:
                     readers = [asyncio.create_task(read(a, wa)), asyncio.create_task(read(b, wb))]
                     players = [asyncio.create_task(play(a)), asyncio.create_task(play(b))]
