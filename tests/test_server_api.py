@@ -168,6 +168,74 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
     assert state["outcome"]["scores"] == list(pos.outcome().scores)
 
 
+def test_one_answer_per_version_and_viewer_class_sent_to_every_socket_of_it_and_no_other(server):
+    # Knownads: the two players see different views, spectators a third.  Six sockets in three
+    # classes (alice twice, bob, two anonymous spectators and a logged-in one): a move makes
+    # three answers, each sent to the sockets of its class alone.  Moves go over the sockets,
+    # answered there with the mover's own view.
+    import contextlib
+    alice, bob = people(server)
+    carol, anonymous = Api(server, name("c")), Api(server)
+    match_id = challenge(alice, [bob], "nonads", [alice.name, bob.name], variant="knownads")
+    with contextlib.ExitStack() as stack:
+        sockets = {who: stack.enter_context(api.ws(match_id)) for who, api in (
+            ("alice", alice), ("alice again", alice), ("bob", bob), ("anonymous", anonymous),
+            ("anonymous again", anonymous), ("carol", carol))}
+        _classes_and_secrets(alice, bob, match_id, sockets)
+
+
+def _classes_and_secrets(alice: Api, bob: Api, match_id: int, sockets: dict) -> None:
+    """Four moves over the sockets, and what each socket is sent (see the test above)."""
+    import json as _json
+    hello = {who: _json.loads(ws.recv(timeout=30)) for who, ws in sockets.items()}
+    assert {m["version"] for m in hello.values()} == {hello["alice"]["match"]["version"]}
+    targets = {who: hello[who]["match"]["view"]["targets"] for who in hello}
+    mine = {"alice": targets["alice"][0], "bob": targets["bob"][1]}
+    assert targets["anonymous"] == targets["carol"] == [0, 0] and mine["alice"] and mine["bob"]
+    for ply in range(4):
+        mover, moving = (alice, "alice") if ply % 2 == 0 else (bob, "bob")
+        moves = legal(mover.match(match_id))
+        before = alice.ok("GET", "/api/health")
+        sockets[moving].send(_json.dumps({"type": "move", "id": f"m{ply}", "ply": ply, "move": moves[-1]}))
+        got: dict[str, list[dict]] = {who: [] for who in sockets}
+        for who, ws in sockets.items():
+            def done(messages: list[dict], who: str = who, ply: int = ply, moving: str = moving) -> bool:
+                fresh = any((m.get("match") or {}).get("ply") == ply + 1 or m["type"] == "moved"
+                            for m in messages)
+                return fresh and (who != moving or any(m["type"] == "moved" for m in messages))
+            while not done(got[who]):
+                got[who].append(_json.loads(ws.recv(timeout=30)))
+        after = alice.ok("GET", "/api/health")
+        # three classes: three answers made (the mover's own among them)...
+        assert after["answers_made"] - before["answers_made"] == 3, (before, after)
+        # ...each pushed once to every other socket, the same bytes to the sockets of a class
+        pushes = {who: [m for m in messages if m["type"] == "match"] for who, messages in got.items()}
+        assert all(len(pushes[who]) == 1 for who in sockets if who != moving), pushes
+        assert pushes["anonymous"] == pushes["anonymous again"] == pushes["carol"]
+        assert after["pushes_sent"] - before["pushes_sent"] == sum(map(len, pushes.values()))
+        moved = next(m for m in got[moving] if m["type"] == "moved")
+        assert moved["id"] == f"m{ply}" and moved["version"] == pushes["carol"][0]["version"]
+        assert len(pushes[moving]) + ("match" in moved) == 1     # the new version once, either way
+        # nobody's message holds another seat's target
+        for who, messages in got.items():
+            for m in (m["match"] for m in messages if m.get("match")):
+                shown = m["view"]["targets"]
+                if who.startswith("alice"):
+                    assert shown == [mine["alice"], 0], (who, shown)
+                elif who == "bob":
+                    assert shown == [0, mine["bob"]], (who, shown)
+                else:
+                    assert shown == [0, 0] and m["legal_moves"] == [], (who, shown)
+    # a move refused over the socket gets the route's answer there: a stale ply, with the match
+    sockets["alice"].send(_json.dumps({"type": "move", "id": "late", "ply": 1, "move": moves[0]}))
+    refused = next(m for m in (_json.loads(sockets["alice"].recv(timeout=30)) for _ in range(5))
+                   if m["type"] == "error")
+    assert refused["id"] == "late" and refused["status"] == 409 and refused["error"] == "stale"
+    assert refused["match"]["ply"] == 4 and refused["match"]["view"]["targets"] == [mine["alice"], 0]
+    sockets["anonymous"].send(_json.dumps({"type": "move", "id": 1, "ply": 4, "move": moves[0]}))
+    assert _json.loads(sockets["anonymous"].recv(timeout=30))["status"] == 401
+
+
 # -- refusals ----------------------------------------------------------------------------------------
 
 def test_moves_out_of_turn_for_another_seat_without_login_illegal_and_stale_are_refused(server):

@@ -80,6 +80,40 @@ def test_a_move_posted_to_one_process_is_pushed_to_the_websockets_of_the_other(p
             w.close()
 
 
+def test_a_session_ended_on_one_process_ends_on_the_other_at_once_and_closes_its_sockets(pair):
+    # Each process remembers the sessions it looked up (no query a request); a logout or a
+    # password change on either empties both memories and closes those sessions' WebSockets.
+    from websockets.exceptions import ConnectionClosed
+    first, second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    alice_there = Api(second, alice.name, register=False)          # the other process...
+    alice_there.token = alice.token                                  # ...with alice's first session
+    alice_there.http.headers["Authorization"] = f"Bearer {alice.token}"
+    for api in (alice, alice_there):
+        assert api.ok("GET", "/api/me")["name"] == alice.name       # (remembered on both now)
+    with alice_there.ws(match_id) as socket:
+        assert "hello" in socket.recv(timeout=30)
+        assert alice.post("/api/logout").status_code == 200
+        # the other process refuses the session at once, and closes its socket (1008)
+        wait_for(lambda: alice_there.get("/api/me").status_code == 401, timeout=10, what="the logout on the other process")
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                socket.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008, closed.value
+    # A password change on the second process ends the sessions of the first (but its own)
+    carol = Api(first, name("c"))
+    carol_there = Api(second, carol.name, register=False)
+    assert carol.ok("GET", "/api/me")["name"] == carol.name
+    carol_there.ok("POST", "/api/me/password", {"old": "password-1", "new": "password-2"})
+    wait_for(lambda: carol.get("/api/me").status_code == 401, timeout=10, what="the password change on the other process")
+    assert carol_there.get("/api/me").status_code == 200
+    # and a change of settings is seen at once on the other process (its memory forgot the user)
+    carol_there.ok("PATCH", "/api/me", {"email": "carol@example.org"})
+    elsewhere = Api(first, carol.name, password="password-2", register=False)
+    assert elsewhere.ok("GET", "/api/me")["email"] == "carol@example.org"
+
+
 def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lands(pair):
     first, second = pair
     alice, bob = Api(first, name("a")), Api(first, name("b"))

@@ -100,6 +100,8 @@ class LiveHub:
         #: Whether the LISTEN connection is up (pushes and ended sessions of others arrive).
         self._listening = False
         self._session_handlers: list[Callable[[SessionsEnded], None]] = []
+        #: Messages sent to this process's WebSockets (counted by the sockets: /api/health).
+        self.pushes_sent = 0
         self._resync_handlers: list[Callable[[], None]] = []
 
     def connect(self, dsn: str) -> None:

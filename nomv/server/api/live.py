@@ -119,6 +119,7 @@ async def _follow(websocket: WebSocket, sub, first: Shown, match_id: int, curren
     reader = asyncio.create_task(listen())
     try:
         await websocket.send_text(first.push(("hello",)))
+        s.live.pushes_sent += 1
         while True:
             waiter = asyncio.create_task(sub.next())
             done, _pending = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
@@ -145,6 +146,7 @@ async def _follow(websocket: WebSocket, sub, first: Shown, match_id: int, curren
                 continue           # (nothing new for this viewer: a move's answer, an offer declined)
             last["sent"] = shown
             await websocket.send_text(shown.push(kinds))
+            s.live.pushes_sent += 1
     finally:
         reader.cancel()
 

@@ -400,6 +400,9 @@ class Health(Answer):
     database: Literal["sqlite", "postgresql"]
     cached_positions: int
     live_connections: int
+    answers_made: int = Field(description="answers about matches made since the start (once per match "
+                                           "version and viewer class)")
+    pushes_sent: int = Field(description="messages sent to WebSockets since the start")
 
 
 class Error(Answer):

@@ -13,6 +13,7 @@ kept in two halves around it, and each sending puts the seconds left at that mom
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from typing import Any, Iterable
 
@@ -66,3 +67,15 @@ class Shown:
         if text is None:
             text = self._pushes[events] = self.message(events).decode()
         return text
+
+
+class Count:
+    """A count that threads add to."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self._lock = threading.Lock()
+
+    def add(self) -> None:
+        with self._lock:
+            self.value += 1

@@ -22,6 +22,7 @@ them, so that what a round knows outlives a request.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import threading
@@ -35,7 +36,7 @@ from ..accounts import User
 from ..engines import Engines
 from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
-from .answers import Shown
+from .answers import Count, Shown
 from .clock import deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
@@ -55,6 +56,8 @@ class Parts:
     #: Whether this process is the database's only writer (SQLite): then what a round holds is
     #: the match until this process changes it, and nothing needs to be read to know it.
     sole_writer: bool = False
+    #: How many answers were made (/api/health: each once per version and viewer class).
+    made: Count = dataclasses.field(default_factory=Count)
 
 
 class Round:
@@ -136,6 +139,7 @@ class Round:
                 return found
             shown = Shown(self._parts.views.describe(m, user, self.thinking, self.failure),
                           m.row.deadline if m.row.running else None)
+            self._parts.made.add()
             with self._memory:
                 if self.current is not None and self.current.row.version == m.row.version:
                     self._answers[key] = shown
@@ -429,6 +433,10 @@ class Rounds:
     def count(self) -> int:
         with self._mutex:
             return len(self._rounds)
+
+    def made(self) -> int:
+        """How many answers were made since the start (each once per version and viewer class)."""
+        return self.parts.made.value
 
     def forget_all(self) -> None:
         """Every round forgets the match it remembers (a user's name or settings changed: the
