@@ -114,6 +114,32 @@ def test_a_session_ended_on_one_process_ends_on_the_other_at_once_and_closes_its
     assert elsewhere.ok("GET", "/api/me")["email"] == "carol@example.org"
 
 
+def test_a_move_on_a_process_that_remembers_an_old_position_is_judged_on_the_new_one(pair):
+    # A process plays a move on the match it remembers, reading nothing; another process may
+    # have changed it meanwhile (no socket here to tell this one).  A stale ply, a version
+    # changed at the same ply (a draw offer), and a move illegal only in the old position (a
+    # takeback and another move there): each is found out and the move judged on the match now.
+    first, second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    alice_there, bob_there = twin(alice, second), twin(bob, second)
+    assert bob_there.match(match_id)["ply"] == 0                  # the second remembers ply 0
+    assert alice.move(match_id, 0, "b2").status_code == 200
+    moved = bob_there.move(match_id, 1, "a1")
+    assert moved.status_code == 200 and moved.json()["moves"] == ["b2", "a1"], moved.text
+    alice.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})   # same ply, new version
+    moved = alice_there.move(match_id, 2, "c3")
+    assert moved.status_code == 200 and moved.json()["draw_offer"] is None, moved.text
+    alice.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "ask"})
+    bob.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "accept"})
+    assert alice.move(match_id, 2, "a3").status_code == 200      # ply 3 again, another position
+    moved = bob_there.move(match_id, 3, "c3")                      # (taken in the one remembered)
+    assert moved.status_code == 200 and moved.json()["moves"] == ["b2", "a1", "a3", "c3"], moved.text
+    # and a move really stale or illegal is still refused, with the match as it is
+    assert alice_there.move(match_id, 3, "c1").status_code == 409
+    assert alice_there.move(match_id, 4, "b2").status_code == 422
+
+
 def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lands(pair):
     first, second = pair
     alice, bob = Api(first, name("a")), Api(first, name("b"))

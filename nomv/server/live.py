@@ -25,6 +25,7 @@ import asyncio
 import json
 import logging
 import os
+import queue
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -109,9 +110,15 @@ class LiveHub:
         self._dsn = dsn
         self._listener = threading.Thread(target=self._listen, name="nomv-live-listen", daemon=True)
         self._listener.start()
+        self._outbox: queue.SimpleQueue[dict | None] = queue.SimpleQueue()
+        self._mailman = threading.Thread(target=self._send_pushes, name="nomv-live-notify", daemon=True)
+        self._mailman.start()
 
     def close(self) -> None:
         self._stop.set()
+        if self._dsn is not None:
+            self._outbox.put(None)
+            self._mailman.join(timeout=5)
         with self._send_lock:
             if self._sender is not None:
                 try:
@@ -200,19 +207,37 @@ class LiveHub:
     # -- between processes ---------------------------------------------------------------------------
 
     def _notify(self, match_id: int, event: dict) -> None:
-        self._send({"from": self.origin, "match": match_id, "event": event})
+        """A push for the other processes, sent by the hub's own thread (a request does not wait
+        for the database to take it; those of a busy moment go together in one statement)."""
+        self._outbox.put({"from": self.origin, "match": match_id, "event": event})
 
-    def _send(self, message: dict) -> None:
+    def _send_pushes(self) -> None:
+        while True:
+            first = self._outbox.get()
+            batch = [first]
+            while len(batch) < 100 and not self._outbox.empty():
+                batch.append(self._outbox.get())
+            messages = [m for m in batch if m is not None]
+            if messages:
+                self._send(*messages)
+            if len(messages) < len(batch):
+                return
+
+    def _send(self, *messages: dict) -> None:
+        """NOTIFYs the messages, in one statement (sessions ended are sent by the request that
+        ended them: it answers once the other processes may know)."""
         import psycopg
         dsn = self._dsn
         assert dsn is not None, "connect() gave the database"
-        payload = json.dumps(message)
+        payloads = [json.dumps(message) for message in messages]
+        statement = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(payloads))
+        arguments = [value for payload in payloads for value in (CHANNEL, payload)]
         with self._send_lock:
             for attempt in (1, 2):
                 try:
                     if self._sender is None or self._sender.closed:
                         self._sender = psycopg.connect(dsn, autocommit=True, connect_timeout=5)
-                    self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                    self._sender.execute(statement, arguments)
                     return
                 except Exception as exc:   # noqa: BLE001 - reconnect once, then give up on this push
                     self._sender = None

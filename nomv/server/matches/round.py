@@ -183,20 +183,39 @@ class Round:
 
     def play(self, user: User, ply: int, move: list[str] | str) -> Shown:
         """A person's move, given the ply of the position they saw (pbmserv's move#): the match
-        as they see it after the move."""
+        as they see it after the move.
+
+        It starts from what the round remembers, read nothing: with other processes writing
+        (PostgreSQL) that may be out of date, which the write itself finds out (it checks the
+        version it read); then, and when a refusal was decided on it (a stale ply, not their
+        turn, an illegal move: each may be true of the old position alone), the match is read
+        and the move tried once more, so that nobody is refused on a position that is gone."""
         with self.lock:
+            m = self.current
+            sure = m is None or self._parts.sole_writer
+            if m is None:
+                m = self.load()
+            try:
+                return self._play(m, user, ply, move)
+            except (Conflict, Forbidden, Illegal):        # (Stale is a Conflict)
+                if sure:
+                    raise
+            # (a write that lost its race read the match already)
+            held = self.current
+            return self._play(held if held is not None and held is not m else self.load(), user, ply, move)
+
+    def _play(self, m: Match, user: User, ply: int, move: list[str] | str) -> Shown:
+        if m.row.overdue(now()):
+            self.end_if_overdue()
             m = self.fresh()
-            if m.row.overdue(now()):
-                self.end_if_overdue()
-                m = self.fresh()
-            mine = self._running(m, user)
-            if ply != m.row.ply:
-                raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
-                            ply=m.row.ply, match=self._seen(m, user))
-            if m.row.to_move not in mine:
-                raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
-            after = self._move(m, m.row.to_move, move, user)
-            return self.answer(user, after)
+        mine = self._running(m, user)
+        if ply != m.row.ply:
+            raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
+                        ply=m.row.ply, match=self._seen(m, user))
+        if m.row.to_move not in mine:
+            raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
+        after = self._move(m, m.row.to_move, move, user)
+        return self.answer(user, after)
 
     def computer_move(self, version: int, seat: int, steps: list[str], expects: float | None) -> None:
         """The move a computer player found for the match at ``version``: dropped if the match
