@@ -60,6 +60,22 @@ class Limits:
         return base.with_(time=_number(env, "NOMV_TIME_LIMIT"), memory_mb=_number(env, "NOMV_MEMORY_MB"))
 
 
+def slowdown(environ: Mapping[str, str] | None = None) -> float:
+    """``NOMV_SLOWER=k`` (k >= 1): act as a machine k times slower, for running the tests as a
+    slower machine would (README, "Testing"): every call into a script may use only 1/k of its
+    time limit, while messages still name the limit itself.  1 when unset.
+
+    >>> slowdown({"NOMV_SLOWER": "3"}), slowdown({})
+    (3.0, 1.0)
+    """
+    value = _number(os.environ if environ is None else environ, "NOMV_SLOWER")
+    if value is None:
+        return 1.0
+    if value < 1:
+        raise NomvError(f"NOMV_SLOWER={value:g} must be at least 1 (how many times slower the machine acts)")
+    return value
+
+
 def _number(env: Mapping[str, str], var: str) -> float | None:
     raw = env.get(var)
     if raw is None:

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Literal, NamedTuple
 
 from . import schema
 from .errors import LimitError, NomvError, ScriptError
-from .limits import Limits
+from .limits import Limits, slowdown
 from .scriptlines import suggest_declared
 
 LUA_DIR = Path(__file__).with_name("lua")
@@ -97,7 +97,7 @@ class HostRuntime:
         self._host = self._lua.execute(_source("host.lua"), parts, name="@nomv/host.lua", mode="t")
         self.description: dict[str, Any] = {}
         self.call("init", {name: _source(f"{name}.lua") for name in LIBRARY}, schema.for_lua())
-        self.call("set_limit", self.limits.time)
+        self.call("set_limit", self.limits.time, slowdown())
         self.description = json.loads(self.call("load", source, path))
 
     def is_handle(self, value: Any) -> bool:

@@ -31,7 +31,7 @@ from typing import Any
 
 from .engine import EngineBase
 from .errors import LimitError, ScriptError, StaleStateError
-from .limits import Limits
+from .limits import Limits, slowdown
 from .runtime import HostRuntime, RawReply, runtime_name
 
 __all__ = ["WorkerProcess", "WorkerEngine", "RemoteState", "GRACE", "isolation_default"]
@@ -444,7 +444,7 @@ class WorkerProcess:
         assert receive is not None and process is not None
         since = time.monotonic()       # the last sign of progress: the request or a beat
         since_cpu = self._cpu          # the process's CPU time then (None: not heard from yet)
-        limit = self.limits.time
+        limit = self.limits.time / slowdown()    # (the whole limit, but when acting as a slower machine)
         while True:
             try:
                 if receive.poll(POLL):
@@ -477,7 +477,7 @@ class WorkerProcess:
                     or cpu_seconds(process.pid, since_cpu + waited) - since_cpu > limit + GRACE):
                 self._kill()
                 self.kills += 1
-                raise LimitError(f"took longer than {limit:g} seconds (the time limit); stopped",
+                raise LimitError(f"took longer than {self.limits.time:g} seconds (the time limit); stopped",
                                  engine.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
         if status == "ok":
             return value

@@ -168,6 +168,16 @@ def test_a_call_just_under_the_limit_completes():
     assert len(pos.legal_moves) == 9
 
 
+@pytest.mark.parametrize("isolate", [True, False])
+def test_acting_as_a_slower_machine_shrinks_what_a_call_may_use_but_not_the_limit_named(monkeypatch, isolate):
+    # NOMV_SLOWER=k (tests/as-slower-machine): the work above (about a second under Lua 5.4), under a limit
+    # of three seconds on a machine acting 50 times slower, is stopped; the message names the limit.
+    monkeypatch.setenv("NOMV_SLOWER", "50")
+    with pytest.raises(LimitError) as err:
+        faulty("5.4", limit=3, isolate=isolate).start(variant="moves_busy", seed=1).legal_moves
+    assert "took longer than 3 seconds (the time limit)" in str(err.value)
+
+
 def test_a_worker_killed_from_outside_is_reported_and_replaced():
     g = game(TICTACTOE)
     pos = g.start(seed=1)

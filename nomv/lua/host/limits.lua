@@ -27,6 +27,9 @@ P.MAX_LABEL = 1000              -- characters of a notation, scene text or label
 
 local LIMIT = P.LIMIT
 local deadline, limit_seconds = huge, 5
+-- The CPU seconds a call may really use: the limit, or a share of it when the tests act as a
+-- slower machine (NOMV_SLOWER, nomv/limits.py).  Messages name the limit itself.
+local budget = limit_seconds
 -- Loops of many short periods (a playout's games) count them in `period` instead of calling
 -- arm() for each: reading the CPU clock is a system call of about half a microsecond, more than
 -- a whole random game of tic-tac-toe.  The hook starts a period's deadline when it first fires
@@ -35,7 +38,7 @@ local period, armed_period = 0, 0
 local function hook()
   if period ~= armed_period then
     armed_period = period
-    if deadline < huge then deadline = clock() + limit_seconds end
+    if deadline < huge then deadline = clock() + budget end
   elseif clock() > deadline then error(LIMIT, 0) end
 end
 P.count_hook = hook
@@ -58,7 +61,7 @@ end
 local beat, last_beat = nil, -huge
 function P.arm()
   local now = clock()
-  deadline = limit_seconds > 0 and now + limit_seconds or huge
+  deadline = limit_seconds > 0 and now + budget or huge
   armed_period = period
   if beat ~= nil and now - last_beat >= 0.05 then last_beat = now; beat() end
   return now
@@ -92,8 +95,11 @@ function H.set_beat(f)
   return true
 end
 
-function H.set_limit(seconds)
-  limit_seconds = seconds
+-- `slower` (NOMV_SLOWER, given once at start; nil keeps it): a call gets 1/slower of the limit.
+local slower = 1
+function H.set_limit(seconds, slowdown)
+  if slowdown then slower = slowdown end
+  limit_seconds, budget = seconds, seconds / slower
   if seconds > 0 then sethook(hook, "", 10000) else sethook() end
   return true
 end
