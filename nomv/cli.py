@@ -150,7 +150,8 @@ def cmd_list(args) -> int:
         word = "player" if players == "1" else "players"
         print(f"{row['name']:<{width}}{row['title']}, {players} {word} ({row['origin']}: {row['path']})")
         for name, o in row["options"].items():
-            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + o['help'] if o['help'] else ''}")
+            text = localized(o["help"], "en")       # (the JSON keeps every language the script gives)
+            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + text if text else ''}")
         if row["variants"]:
             print(f"    variants: {', '.join(row['variants'])}")
     return 0
@@ -185,6 +186,19 @@ def cmd_playout(args) -> int:
             print(f"lost by everyone {share(stats.lost)}")
     if stats.unfinished:
         print(f"unfinished (longer than {args.max_plies} plies): {stats.unfinished}")
+    return 0
+
+
+def cmd_profile(args) -> int:
+    from .profile import profile
+    if not args.seconds > 0:
+        raise UsageError("--seconds must be more than 0")
+    if args.max_plies < 1:
+        raise UsageError("--max-plies must be at least 1")
+    game = _load(args)
+    report = profile(game, _option_pairs(args.option), args.variant, seconds=args.seconds,
+                     seed=args.seed, max_plies=args.max_plies, text=True)
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.format())
     return 0
 
 
@@ -269,15 +283,15 @@ def cmd_play(args) -> int:
     if not gui:
         if not args.text:
             print("No display found: playing in the terminal (--gui forces the window).", file=sys.stderr)
-        from .gui.table import autosave_path, pending_autosave
+        from .autosave import autosave_path, pending_autosave
         return play_text(pos, seats, lang=args.lang, autosave=autosave_path(),
                          resume=None if args.open else pending_autosave())
     return _play_gui(args, pos, seats)
 
 
 def _play_gui(args, pos: Position, seats: list[str]) -> int:
-    from .gui import i18n
-    i18n.setup(args.lang)
+    from .play import words
+    words.setup(args.lang)
     from .gui.app import App, pending_autosave
     resume = None if args.open else pending_autosave()
     app = App(pos, seats, resume=resume, lang=args.lang)
@@ -299,10 +313,11 @@ def cmd_render(args) -> int:
     pos = _start(args, _load(args))
     if args.player is not None and not 1 <= args.player <= pos.players:
         raise UsageError(f"--player must be from 1 to {pos.players}, got {args.player}")
-    from .gui import headless_if_no_display, i18n
+    from .gui import headless_if_no_display
+    from .play import words
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     headless_if_no_display()
-    i18n.setup(args.lang)
+    words.setup(args.lang)
     from .gui.render import render_png
     try:
         out = render_png(pos, args.out, size, player=args.player, coordinates=args.coordinates,
@@ -320,6 +335,10 @@ def cmd_render(args) -> int:
 def cmd_bench(args) -> int:
     if args.serve:
         return _bench_serve(args)
+    if args.against:
+        return _bench_against(args)
+    if args.instructions:
+        raise UsageError("--instructions counts with --against REV")
     from . import bench
     if args.seconds is None:
         args.seconds = 1.0
@@ -330,15 +349,45 @@ def cmd_bench(args) -> int:
         pyspiel()                                   # not installed: say so before measuring
     bundled = [f.name for f in catalog.all_games() if f.origin == "bundled"]
     for name in args.game or ():
-        if name not in bundled:
+        if bench.is_path(name):
+            catalog.find(name)                      # no such file: say so before measuring
+        elif name not in bundled:
             from .options import suggestion
-            raise UsageError(f"nomv bench measures the bundled games; there is none named {name!r}"
+            raise UsageError(f"nomv bench measures the bundled games, or any script given by its path "
+                             f"(./{name}.lua); there is no bundled game named {name!r}"
                              f"{suggestion(name, bundled)}; games: {', '.join(bundled)}")
     progress = ((lambda text: print(f"  measuring {text}...", file=sys.stderr, flush=True)) if not args.json
                 else (lambda text: None))
     result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress,
                        compare=args.compare)
     print(json.dumps(result, indent=2) if args.json else bench.format_table(result))
+    return 0
+
+
+def _bench_against(args) -> int:
+    """nomv bench --against REV: the bundled games under REV and this tree, side by side."""
+    from . import against, bench
+    if args.compare:
+        raise UsageError("--against and --compare are separate runs: give one of them")
+    seconds = 1.0 if args.seconds is None else args.seconds
+    if seconds <= 0 or args.rounds < 1:
+        raise UsageError("--seconds must be more than 0 and --rounds at least 1")
+    bundled = [f.name for f in catalog.all_games() if f.origin == "bundled"]
+    games = []
+    for name in args.game or bundled:
+        if bench.is_path(name):
+            games.append(str(catalog.find(name).path.resolve()))
+        elif name in bundled:
+            games.append(name)
+        else:
+            from .options import suggestion
+            raise UsageError(f"there is no bundled game named {name!r}{suggestion(name, bundled)}; "
+                             f"games: {', '.join(bundled)}")
+    progress = ((lambda text: print(f"  {text}...", file=sys.stderr, flush=True)) if not args.json
+                else (lambda text: None))
+    result = against.run(args.against, games, runtime_name(args.lua), seconds, args.rounds, progress,
+                         instructions=args.instructions)
+    print(json.dumps(result, indent=2) if args.json else against.format_table(result))
     return 0
 
 
@@ -458,9 +507,14 @@ def cmd_match(args) -> int:
     return 0
 
 
+def cmd_analyze(args) -> int:
+    from .lab.command import run_command
+    return run_command(args, _load, _option_pairs)
+
+
 def cmd_check(args) -> int:
     from .checker import check
-    if args.playouts < 1:
+    if args.playouts is not None and args.playouts < 1:
         raise UsageError("--playouts must be at least 1")
     if not args.seconds >= 0:
         raise UsageError("--seconds must be 0 or more")
@@ -472,10 +526,13 @@ def cmd_check(args) -> int:
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
                    extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1,
                    limits=args.limits, seconds=args.seconds)
+    # The end of the report: each script's speed, and nomv profile when a hook clearly dominates.
+    from .profile import check_speed, format_check_speed
+    speed = check_speed(report.scripts, _option_pairs(args.option) or None, args.limits)
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json.dumps({**report.to_json(), "speed": speed}, indent=2))
     else:
-        print(report.format())
+        print("\n".join([report.format(), *format_check_speed(speed)]))
     return 0 if report.ok else 1
 
 
@@ -512,17 +569,35 @@ def cmd_serve(args) -> int:
     for name in ("public_url", "smtp", "mail_from", "processes", "searches", "computer_seconds",
                  "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
-                 "session_days", "log_level", "workers"):
+                 "session_days", "log_level", "workers", "forwarded_allow_ips", "header_timeout",
+                 "body_timeout", "max_waiting", "jobs", "job_seconds", "max_record_moves",
+                 "imports_per_hour", "registrations_per_hour", "hashes", "max_matches",
+                 "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
-    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers"):
+    for option, name, unit in (("--cache-mb", "cache_bytes", 2**20), ("--max-look-kb", "max_look_bytes", 1024),
+                               ("--worker-memory-mb", "worker_memory", 2**20)):
+        value = getattr(args, option[2:].replace("-", "_"))
+        if value is not None:
+            if not value >= 0:
+                raise UsageError(f"{option} must not be negative")
+            setattr(settings, name, int(value * unit))
+    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers",
+                 "max_waiting", "jobs", "max_record_moves", "imports_per_hour", "registrations_per_hour",
+                 "hashes", "max_matches", "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    if settings.worker_memory and settings.worker_memory < settings.memory_limit:
+        raise UsageError(f"--worker-memory-mb ({settings.worker_memory / 2**20:g}) must be at least the memory "
+                         f"of one game (--memory-mb, {settings.memory_limit / 2**20:g}), or 0 for no budget")
     if settings.workers > 1 and settings.backend != "postgresql":
         raise UsageError("--workers needs PostgreSQL (--db postgresql://...): SQLite cannot carry the live "
                          "pushes between processes")
-    for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days"):
+    for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days", "header_timeout",
+                 "body_timeout", "job_seconds"):
         if not getattr(settings, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
     if args.max_script_kb is not None:
@@ -628,6 +703,23 @@ def _add_playout(sub, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_playout)
 
 
+def _add_profile(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv profile``."""
+    p = sub.add_parser("profile", parents=[common], help="where a script's random games spend their time",
+                       description="Play random games of a script for a few seconds and print where the "
+                                   "time goes: the share of each hook, the hottest lines of the script, "
+                                   "the tables allocated per ply, and advice for the costly patterns, "
+                                   f"each pointing at {catalog.doc('script-api.md')}. LuaJIT samples with "
+                                   "its own profiler (jit.profile); Lua 5.4 with a count hook.")
+    _add_game_args(p)
+    p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of sampled random games "
+                   "(default 3; then about a third of that counting lines and allocations)")
+    p.add_argument("--max-plies", type=int, default=100_000, help="stop a game after this many plies")
+    p.add_argument("--json", action="store_true", help="machine-readable output: hooks (name: share), "
+                   "lines ([{line, share}], hottest first), advice ([{text, doc}]) and the figures")
+    p.set_defaults(func=cmd_profile)
+
+
 def _add_match(sub, common: argparse.ArgumentParser) -> None:
     """The arguments of ``nomv match``."""
     p = sub.add_parser("match", parents=[common], help="play computer players against each other",
@@ -660,7 +752,8 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                                    "game and variant under LuaJIT and Lua 5.4, perft speed, the computer "
                                    "player's MCTS iterations/s, the window's frame time, and how they compare "
                                    f"with the speed aims ({catalog.doc('architecture.md')}).")
-    p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
+    p.add_argument("--game", action="append", metavar="NAME_OR_FILE",
+                   help="only this bundled game, or any script by its path (repeatable)")
     p.add_argument("--seconds", type=float, help="time per measurement (default 1; with --serve, per "
                    "configuration, default 20)")
     p.add_argument("--serve", action="store_true", help="measure nomv serve under load instead: its own "
@@ -680,8 +773,6 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                    "takes none there is sent them over HTTP), or as POST .../moves")
     p.add_argument("--poll", type=float, default=1.0, metavar="S", help="with --serve --model bot: how "
                    "often a bot looks at its match (default 1 s)")
-    p.add_argument("--against", metavar="REV", help="with --serve: also run the server of this git "
-                   "revision (e.g. main, HEAD~3), the two taking turns in one run, for side-by-side ratios")
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="with --serve: measure each "
                    "configuration N times (with --against: alternately)")
     p.add_argument("--profile", action="store_true", help="with --serve: sample each server with py-spy "
@@ -691,6 +782,16 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
                    help="also play OpenSpiel's versions of the classic games in the same run "
                         "(needs pip install 'nomv[openspiel]')")
+    p.add_argument("--against", metavar="REV", help="instead: random games of the bundled games (or "
+                   "--game) under the git revision REV of nomv, installed in a temporary environment, "
+                   "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4). "
+                   "With --serve: also run the server of this git revision (e.g. main, HEAD~3), the two "
+                   "taking turns in one run, for side-by-side ratios")
+    p.add_argument("--rounds", type=int, default=5, help="with --against: measurements of each game on "
+                   "each side (default 5)")
+    p.add_argument("--instructions", action="store_true", help="with --against: count the instructions "
+                   "a random game takes on each side instead (valgrind: slower, but a busy machine does "
+                   "not change the count)")
     p.add_argument("--no-gui", action="store_true", help="skip the frame-time measurement")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_bench)
@@ -727,13 +828,15 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
                                    f"The codes are explained in {catalog.doc('checker.md')}.")
     p.add_argument("scripts", nargs="+", metavar="SCRIPT", help="a .lua file or a game's name")
     from .checker.core import DEFAULT_PLAYOUTS, DEFAULT_SECONDS
-    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, metavar="N",
-                   help=f"random games of the default options at least (default {DEFAULT_PLAYOUTS}; "
+    p.add_argument("--playouts", type=int, default=None, metavar="N",
+                   help="random games of the default options checked ply by ply at least (default: "
+                        f"one, then as half the time budget allows; {DEFAULT_PLAYOUTS} with --seconds 0; "
                         "half for each variant, a tenth for each option's extreme)")
     p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
-                   help=f"then more random games until S seconds of CPU went into the defaults' games "
-                        f"(default {DEFAULT_SECONDS:g}; half for each variant, a tenth for each "
-                        "option's extreme); 0 plays only --playouts")
+                   help=f"CPU seconds of random games for the default options (default {DEFAULT_SECONDS:g}; "
+                        "half for each variant, a tenth for each option's extreme): half to games "
+                        "checked ply by ply, the rest to fast random games inside Lua with the cheap "
+                        "checks; 0 plays only the counts")
     p.add_argument("--seed", type=int, default=0, help="seed of the first random game (default 0)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="check only games with these options (repeatable)")
@@ -744,6 +847,64 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--no-coverage", action="store_true", help="do not trace which lines run (faster)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)
+
+
+def _add_analyze(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv analyze``."""
+    from .lab import plan
+    p = sub.add_parser("analyze", parents=[common], help="the designer's lab: is the game any good?",
+                       description="Play many games of a script (random players by default) and report "
+                                   "what a designer asks: outcomes by seat with 95%% intervals and balance, "
+                                   "how games end (errors named), length, branching and real choices, the "
+                                   "game tree's size, repetition, board and rule coverage, the kinds of "
+                                   "moves, openings; with MCTS players lead changes, drama and decisiveness; "
+                                   "with --skill a skill ladder in Elo. The same seed gives the same figures "
+                                   "on one core, many, a Dask cluster or in merged shards. Exit 1 when a "
+                                   f"game failed with a script error. See {catalog.doc('lab.md')}.",
+                       epilog="examples: nomv analyze trinim --html trinim.html; nomv analyze nibble --agents "
+                              "mcts:200it --games 200; nomv analyze mygame.lua --skill; nomv analyze trinim "
+                              "--shard 1/2 --records a.jsonl (and 2/2 elsewhere), then nomv analyze --merge "
+                              "a.jsonl b.jsonl")
+    p.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name or a path to a .lua script")
+    p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                   help="set a game option (repeatable), e.g. -o size=7")
+    p.add_argument("--variant", metavar="NAME", help="start from a named variant's options")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed gives the same games "
+                   "and figures (default 0)")
+    p.add_argument("--agents", metavar="P[,P...]", help="the players: random (default), mcts:Nit (MCTS with "
+                   "N iterations a move: the lab needs players it can repeat, so no time limits), one for "
+                   "every seat or one per seat, e.g. mcts:200it,random")
+    p.add_argument("--games", type=int, metavar="N", help=f"games to play (default {plan.DEFAULT_GAMES:,} "
+                   "with random players, enough for a 95%% interval of +-2 points on balance; "
+                   f"{plan.DEFAULT_SEARCH_GAMES} with MCTS players)")
+    p.add_argument("--max-plies", type=int, default=1000, metavar="M",
+                   help="cut a game after M plies (counted as cut, and as a draw for the seats; default 1000)")
+    p.add_argument("--jobs", type=int, default=0, metavar="J", help="processes on this machine (default: one per CPU)")
+    p.add_argument("--cluster", metavar="ADDRESS", help="run the games on a Dask cluster instead, e.g. "
+                   "tcp://scheduler:8786 (pip install 'nomv[cluster]' on every machine)")
+    p.add_argument("--skill", action="store_true", help="also climb a skill ladder: random, then MCTS with "
+                   "iterations doubling, each rung against the one below, every seat in turn on the same "
+                   "deals; Elo by Bradley-Terry, levels, where skill stops paying")
+    p.add_argument("--rungs", type=int, default=plan.DEFAULT_RUNGS, metavar="R",
+                   help=f"MCTS rungs of the ladder (default {plan.DEFAULT_RUNGS})")
+    p.add_argument("--base-iterations", type=int, default=plan.DEFAULT_BASE_ITERATIONS, metavar="N",
+                   help=f"iterations of the first MCTS rung (default {plan.DEFAULT_BASE_ITERATIONS})")
+    p.add_argument("--skill-games", type=int, default=plan.DEFAULT_SKILL_GAMES, metavar="G",
+                   help=f"games of each rung against the one below (default {plan.DEFAULT_SKILL_GAMES}: a rung that "
+                        "truly scores 0.70 against the one below shows as a level 91%% of the time; 20 games: 42%%)")
+    p.add_argument("--traced", type=int, default=plan.DEFAULT_TRACED, metavar="T",
+                   help=f"games whose lines are traced for rule coverage, on Lua 5.4 (default {plan.DEFAULT_TRACED}; "
+                        f"0 for none); and {plan.OTHER_TRACED} for each other setting (each variant, other choices, "
+                        "a number's least and greatest value), so that code only other options reach is named as such")
+    p.add_argument("--records", metavar="FILE", help="write every game's record, one JSON line each")
+    p.add_argument("--shard", metavar="K/N", help="play only the K-th of N parts of the run (with --records); "
+                   "merge the parts with --merge")
+    p.add_argument("--merge", nargs="+", metavar="FILE", help="report on records files written by --records "
+                   "(the parts of a run): no GAME")
+    p.add_argument("--html", metavar="FILE", help="also write the report as one self-contained page (plots, "
+                   "no JavaScript; pip install 'nomv[lab]')")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_analyze)
 
 
 def _add_serve(sub, common: argparse.ArgumentParser) -> None:
@@ -784,6 +945,33 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "an upload (default 10)")
     p.add_argument("--quick-check", action="store_true", help="check uploads with their default "
                    "options and variants only, not each option's extremes")
+    p.add_argument("--job-seconds", type=float, metavar="S", help="CPU seconds an upload's check or a "
+                   "record's replay may use (default 60; over it, it is refused)")
+    p.add_argument("--jobs", type=int, metavar="N", help="checks and replays run at once by this "
+                   "process (default 1; each user has one at a time)")
+    p.add_argument("--max-record-moves", type=int, metavar="N", help="most moves of a record continued "
+                   "online (default 2000)")
+    p.add_argument("--imports-per-hour", type=int, metavar="N", help="records a user may continue an "
+                   "hour (default 30)")
+    p.add_argument("--registrations-per-hour", type=int, metavar="N", help="accounts made from one "
+                   "address an hour (default 20)")
+    p.add_argument("--hashes", type=int, metavar="N", help="passwords hashed at once (argon2: its "
+                   "memory each; default 2); others wait their turn")
+    p.add_argument("--max-matches", type=int, metavar="N", help="matches a user may have created that "
+                   "wait for players or run (default 100)")
+    p.add_argument("--cache-mb", type=float, metavar="MB", help="memory of the server process for the "
+                   "positions and looks it keeps (default 256)")
+    p.add_argument("--max-look-kb", type=float, metavar="KB", help="largest view of a position sent to "
+                   "a player (default 1024; a bigger one is shown as the script's error)")
+    p.add_argument("--worker-memory-mb", type=float, metavar="MB", help="Lua memory of all the games of "
+                   "one worker process together (default 2048; over it, the scripts least recently "
+                   "used are unloaded; 0: no budget)")
+    p.add_argument("--watchers-per-match", type=int, metavar="N", help="WebSockets open on one match by "
+                   "others than its players, per process (default 200)")
+    p.add_argument("--anonymous-sockets-per-address", type=int, metavar="N", help="WebSockets without a "
+                   "login from one address, per process (default 20)")
+    p.add_argument("--sockets-per-user", type=int, metavar="N", help="WebSockets of one logged-in user, "
+                   "per process (default 50)")
     p.add_argument("--min-time-per-move", type=float, metavar="S", help="the shortest time per move a "
                    "match may ask for, in seconds (default 60)")
     p.add_argument("--clock-interval", type=float, metavar="S", help="how often to look for players "
@@ -792,6 +980,15 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "(default 30)")
     p.add_argument("--argon2", metavar="KIB,PASSES", help="the cost of password hashing (default "
                    "65536,3: 64 MiB and 3 passes)")
+    p.add_argument("--max-waiting", type=int, metavar="N", help="matches a user created that may wait "
+                   "for players at once: challenges and open seats (default 20)")
+    p.add_argument("--forwarded-allow-ips", metavar="IPS", help="the reverse proxies whose X-Forwarded-For "
+                   "and X-Forwarded-Proto are believed: addresses or networks, comma-separated, or * "
+                   "(default 127.0.0.1)")
+    p.add_argument("--header-timeout", type=float, metavar="S", help="seconds a connection may take to send "
+                   "a request's headers before it is closed (default 10)")
+    p.add_argument("--body-timeout", type=float, metavar="S", help="seconds a request's body may pause "
+                   "before the request is answered 408 (default 30)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="default info")
     p.set_defaults(func=cmd_serve)
 
@@ -824,11 +1021,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(sub, common)
     _add_render(sub, common)
     _add_playout(sub, common)
+    _add_profile(sub, common)
     _add_match(sub, common)
     _add_bench(sub, common)
     _add_perft(sub, common)
     _add_show(sub, common)
     _add_check(sub, common)
+    _add_analyze(sub, common)
     _add_serve(sub, common)
     _add_new(sub, common)
     return parser
@@ -851,7 +1050,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.lua:
             runtime_name(args.lua)
         args.limits = _limits(args)
-        if args.command in ("playout", "perft"):
+        if args.command in ("playout", "perft", "profile"):
             # Long loops run inside Lua where Python cannot see Ctrl+C: let it end the process.
             signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:

@@ -17,9 +17,9 @@ import pytest
 
 import nomv
 from nomv.limits import Limits
-from nomv.gui import i18n
+from nomv.play import words as i18n
 from nomv.gui.app import App, measure_frame_times
-from nomv.gui.labels import seat_label
+from nomv.play.wording import computer_label
 from nomv.gui.view import SceneView
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
@@ -268,9 +268,9 @@ def test_the_computer_searches_and_says_what_it_expects(make_app, tmp_path):
     app.step()
     pygame.image.save(app.screen, str(tmp_path / "computer.png"))
     assert app.seat_notes[2].startswith("expects ")
-    labels = [seat_label(k) for k in app.seats]
-    assert labels == ["human", "computer (mcts:3000it)"]
-    assert seat_label("mcts:1s") == "computer (medium, 1 s)" and seat_label("random") == "computer (random)"
+    assert app.seats == ["human", "mcts:3000it"] and computer_label("mcts:3000it", "en") == "computer (mcts:3000it)"
+    assert computer_label("mcts:1s", "en") == "computer (medium, 1 s)" and computer_label("random", "en") == "computer (random)"
+    assert computer_label("medium", "it") == "computer (medio, 1 s)"
 
 
 # -- save, open, autosave ---------------------------------------------------------------------------
@@ -377,6 +377,54 @@ return {
 """
 
 
+def test_the_window_shows_the_authors_line_and_words(make_app, tmp_path):
+    # The messages nomv check gives (tests/test_author_lines.py), in the window's banner: a
+    # misspelt field at the call that passed it, a bad result at its return, a missing end
+    # named by the block it left open (on a hot reload).
+    bad = Path(__file__).parent / "scripts" / "bad"
+    path = tmp_path / "othello.lua"
+    path.write_text((bad / "e100_misspelt_field_in_helper.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    pos = nomv.Game.load(str(path)).start(seed=1)
+    app = make_app(pos)
+    click(app, "d3")
+    assert app.error and app.error.startswith(f"{path}:89: s.borad is nil: did you mean s.board? "
+                                              "(flips gets it as 'board' and indexes it on line 24) (in play)"), app.error
+    assert pos.ply == 0
+    path = tmp_path / "result.lua"
+    source = ERRORING.replace('    if m[1] == "b1" then error("b1 is cursed") end\n', "").replace(
+        "    if s.board[3] ~= 0 then local x = nil; return x.boom end\n", "").replace(
+        "    return {winner = 1}\n", "    if s.board[1] == 1 then return {winner = 3} end\n    return {winner = 1}\n")
+    path.write_text(source, encoding="utf-8")
+    pos = nomv.Game.load(str(path)).start(seed=1)
+    app = make_app(pos, watch=True)
+    for cell in ("a1", "b1", "c1"):
+        click(app, cell)
+    returns = source.split("\n").index("    if s.board[1] == 1 then return {winner = 3} end") + 1
+    assert app.error and app.error.startswith(
+        f"{path}:{returns}: result: winner must be a player number from 1 to 2, got 3"), app.error
+    path.write_text((bad / "e001_missing_end.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    app.table.poll_reload(force=True)
+    app.step()
+    assert app.reload_error and (f"{path}:35: unexpected symbol near ',': the 'if' on line 31 seems to have no "
+                                 "'end' (the 'end' on line 33 lines up with the 'for' on line 30)") in app.reload_error
+
+
+def test_a_script_that_does_not_load_shows_the_checkers_words_in_the_new_game_dialog(make_app, tmp_path):
+    # Picked in "New game" (as a file of the user's): the words and line of nomv check and
+    # nomv play (tests/test_author_lines.py's BROKEN_AT_LOAD), and the game in play goes on.
+    from test_author_lines import BROKEN_AT_LOAD
+    app = make_app(nomv.Game.load("tictactoe").start(seed=1))
+    app.open_dialog("new")
+    for name, source, line, words in BROKEN_AT_LOAD:
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        app.dialog.select(str(path))
+        app.step()
+        assert app.dialog.game is None and app.dialog.error == f"{path}:{line}: {words}", app.dialog.error
+    app.dialog.select("tictactoe")
+    assert app.dialog.error == "" and app.pos.game.name == "tictactoe"
+
+
 def test_an_erroring_script_shows_its_message_and_the_window_survives(make_app, tmp_path):
     path = tmp_path / "erring.lua"
     path.write_text(ERRORING)
@@ -476,15 +524,14 @@ def test_italian_and_script_texts_in_several_languages(make_app):
 
 def test_a_script_title_in_several_languages(make_app, tmp_path):
     from conftest import MINIMAL
-    from nomv.gui.app import game_title
     path = tmp_path / "lines.lua"
     path.write_text(MINIMAL.replace('name = "minimal",', 'name = "minimal", title = {en = "Lines", it = "Linee"},\n'
                                     '  grid = g, pieces = {{fill = "black"}, {fill = "white"}},'))
     game = nomv.Game.load(str(path))
-    assert game_title(game) == "Lines"
+    assert game.title == "Lines" and i18n.localized(game.title_text) == "Lines"
     i18n.setup("it")
     make_app(game.start(seed=1))    # the window's caption comes from the title
-    assert game_title(game) == "Linee" and pygame.display.get_caption()[0] == "nomv: Linee"
+    assert i18n.localized(game.title_text) == "Linee" and pygame.display.get_caption()[0] == "nomv: Linee"
 
 
 def test_new_game_dialog(make_app):
@@ -593,19 +640,6 @@ def test_a_hanging_script_shows_its_message_and_the_window_survives(make_app, tm
     assert pos.ply == 0 and app.step()
 
 
-def test_every_text_of_the_window_has_an_italian_translation():
-    import re
-    from pathlib import Path
-    from nomv.gui.i18n import LOCALE_DIR, parse_po
-    catalogue = parse_po((LOCALE_DIR / "it" / "LC_MESSAGES" / "nomv.po").read_text(encoding="utf-8"))
-    texts = set()
-    for source in (Path(nomv.__file__).parent / "gui").glob("*.py"):
-        for m in re.finditer(r'''\b_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)''', source.read_text(encoding="utf-8")):
-            texts.add(m.group(2))
-    assert len(texts) > 50
-    assert sorted(t for t in texts if t not in catalogue) == []
-
-
 def test_coordinates_show_on_light_pieces():
     # White pieces on dark cells: each cell's id is written in a colour that reads on the piece
     # under it (it used to take the cell's colour, and white on white vanished).
@@ -613,7 +647,7 @@ def test_coordinates_show_on_light_pieces():
     path = Path(__file__).parent / "scripts" / "text" / "light_pieces.lua"
     with nomv.Game.load(str(path)) as game:
         scene = game.start().scene()
-    view = SceneView(scene, pygame.Rect(0, 0, 500, 300))
+    view = SceneView(scene, pygame.Rect(0, 0, 500, 300), coordinates=True)   # shown: the ids in the cells
     surf = pygame.Surface((500, 300), pygame.SRCALPHA)
     view.draw_coordinates(surf)
     cell = next(s for s in view.shapes if s.id == "p1")

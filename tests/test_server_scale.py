@@ -10,6 +10,7 @@ import time
 import httpx
 import pytest
 
+from nomv.server.accounts import token_hash
 from serverlib import Api, Collector, Described, Server, challenge, legal, name, postgres_or_skip, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
@@ -138,6 +139,64 @@ def test_a_move_on_a_process_that_remembers_an_old_position_is_judged_on_the_new
     # and a move really stale or illegal is still refused, with the match as it is
     assert alice_there.move(match_id, 3, "c1").status_code == 409
     assert alice_there.move(match_id, 4, "b2").status_code == 422
+
+
+def test_a_logout_or_a_password_change_closes_that_sessions_websockets_on_every_process(pair):
+    first, second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    phone, laptop, tablet = (Api(server, alice.name, register=False) for server in (second, first, second))
+    sockets = {who: Collector(api, match_id) for who, api in (("phone", phone), ("laptop", laptop), ("tablet", tablet))}
+    try:
+        for c in sockets.values():
+            c.wait(lambda m: "hello" in m["events"])
+        phone.ok("POST", "/api/logout")          # on process 2: the phone's socket there closes
+        wait_for(lambda: sockets["phone"].connection.close_code == 1008, timeout=15, what="the phone's socket closed")
+        assert "session has ended" in sockets["phone"].connection.close_reason
+        # a password change on process 2 ends every other session: the laptop's socket on process 1
+        tablet.ok("POST", "/api/me/password", {"old": "password-1", "new": "password-2"})
+        wait_for(lambda: sockets["laptop"].connection.close_code == 1008, timeout=15, what="the laptop's socket closed")
+        # the tablet's session changed the password and stays: its socket still streams alice's view
+        assert sockets["tablet"].connection.close_code is None
+        assert alice.get("/api/me").status_code == 401          # (alice's first session ended too)
+        assert bob.move(match_id, 0, "b2").status_code == 403 and tablet.move(match_id, 0, "b2").status_code == 200
+        assert sockets["tablet"].wait(lambda m: m["match"]["ply"] == 1, timeout=15)["match"]["you"] == [1]
+    finally:
+        for c in sockets.values():
+            c.close()
+
+
+def test_a_session_ended_while_a_process_was_deaf_to_the_others_closes_its_websocket_there(pair):
+    """A logout's news travels by NOTIFY; a process whose LISTEN connection was broken meanwhile
+    never hears it.  When that connection comes back, its sockets read their sessions again."""
+    import psycopg
+    first, _second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    phone = Api(first, alice.name, register=False)
+    sockets = {"phone": Collector(phone, match_id), "bob": Collector(bob, match_id)}
+    try:
+        for c in sockets.values():
+            c.wait(lambda m: "hello" in m["events"])
+        dbname = first.db.rsplit("/", 1)[1]
+        with psycopg.connect(first.db, autocommit=True) as conn:
+            # the phone's session ends where this process cannot hear it (its NOTIFY was missed) ...
+            gone = conn.execute("DELETE FROM sessions WHERE token_hash = %s", (token_hash(phone.token),)).rowcount
+            assert gone == 1
+            # ... and the process's connection to the others breaks (the database restarting would)
+            cut = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
+                               "AND query LIKE 'LISTEN %%' AND pid <> pg_backend_pid()", (dbname,)).fetchall()
+            assert cut, "no process was listening"
+        wait_for(lambda: sockets["phone"].connection.close_code == 1008, timeout=20,
+                 what="the phone's socket closed once its process heard the others again")
+        # bob's session lives: his socket read the match afresh and goes on
+        sockets["bob"].wait(lambda m: "resync" in m["events"], timeout=20)
+        assert sockets["bob"].connection.close_code is None
+        assert alice.move(match_id, 0, "b2").status_code == 200
+        sockets["bob"].wait(lambda m: m["match"]["ply"] == 1, timeout=15)
+    finally:
+        for c in sockets.values():
+            c.close()
 
 
 def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lands(pair):
@@ -378,7 +437,8 @@ def test_a_worker_killed_mid_move_by_a_hanging_script_gives_a_clear_error_and_th
 @pytest.fixture(scope="module")
 def sqlite_server(tmp_path_factory):
     home = tmp_path_factory.mktemp("serve-defences")
-    srv = Server(f"sqlite:///{home}/server.sqlite3", home)
+    # (the route table's tests make dozens of challenges of one user: over --max-waiting's 20)
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--max-waiting", "1000")
     yield srv
     srv.stop()
 
@@ -487,6 +547,10 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         alice.ok("POST", f"/api/matches/{match_id}/moves", {"ply": 0, "move": "b2"})
         return match_id
 
+    def against_computer() -> int:
+        """A tic-tac-toe match of alice (seat 1, to move) against a computer player."""
+        return alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "random"]}, 201)["id"]
+
     def invite() -> str:
         created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "open"]}, 201)
         return created["invite"].rsplit("/", 1)[1]
@@ -503,6 +567,18 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
             record = json.loads(nomv.Record.from_position(pos).to_text())
         return {"record": record, "seats": [alice.name, bob.name]}
 
+    job = None
+
+    def a_job() -> int:
+        """A job of alice's: an upload answered at once (202), before its check ends."""
+        nonlocal job
+        if job is None:
+            r = alice.http.post("/api/scripts?wait=0", json={"source": f"return {{ -- {name('j')}"})
+            assert r.status_code == 202 and r.headers["location"] == f"/api/jobs/{r.json()['id']}", r.text
+            described.check_answer("POST", "/api/scripts", r)
+            job = r.json()["id"]
+        return job
+
     # (method, path or a function giving it, body or a function, {caller: status})
     # A route that changes a match is tried by the other callers first, then by its participant.
     table = [
@@ -516,6 +592,8 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("GET", lambda: f"/api/users/{bob.name}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games/tictactoe", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/games?lang=it", None, {ANON: 200, PLAYER: 200, OTHER: 200}),   # worded in Italian
+        ("GET", "/api/words/it", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games/tictactoe/standings", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games/tictactoe/preview", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", f"/api/scripts/{tictactoe_sha}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
@@ -534,6 +612,8 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("POST", lambda: f"/api/matches/{fresh()}/resign", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/draw", {"action": "offer"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/takeback", {"action": "ask"}, {ANON: 401, OTHER: 403, PLAYER: 409}),
+        # a computer player without an estimate declines: the answer's message says why
+        ("POST", lambda: f"/api/matches/{against_computer()}/draw?lang=it", {"action": "offer"}, {PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/accept", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/decline", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/cancel", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
@@ -542,6 +622,7 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("GET", lambda: f"/api/invites/{invite()}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("POST", lambda: f"/api/invites/{invite()}", None, {ANON: 401, PLAYER: 409, OTHER: 200}),
         ("POST", "/api/records", a_record, {ANON: 401, PLAYER: 201, OTHER: 201}),   # a challenge: the seats accept it
+        ("GET", lambda: f"/api/jobs/{a_job()}", None, {ANON: 401, OTHER: 404, PLAYER: 200}),
         ("GET", lambda: f"/api/matches/{fresh()}/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
         ("POST", "/api/logout", None, {ANON: 200}),
     ]
@@ -572,8 +653,8 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
 def _shape(path: str) -> str:
     """A route's shape, its parameters blanked: /api/matches/7/moves -> /api/matches/{}/moves."""
     import re
-    path = re.sub(r"\{[^}]+\}", "{}", path)
-    path = re.sub(r"/api/(matches|invites|scripts|users)/[^/{]+", r"/api/\1/{}", path)
+    path = re.sub(r"\{[^}]+\}", "{}", path.split("?")[0])
+    path = re.sub(r"/api/(matches|invites|scripts|users|words)/[^/{]+", r"/api/\1/{}", path)
     path = re.sub(r"/api/games/[^/{]+", "/api/games/{}", path)
     return re.sub(r"/\d+(?=/|$)", "/{}", path)
 
@@ -602,5 +683,5 @@ def test_a_body_over_the_limit_is_refused_without_being_read_whole(sqlite_server
             sent += len(piece)
             yield piece
     r = alice.http.post("/api/scripts", content=chunks(), headers={"Content-Type": "application/json"})
-    assert r.status_code == 413 and "over 17 MB" in r.json()["message"]
+    assert r.status_code == 413 and "over 2 MB" in r.json()["message"]
     assert httpx.get(sqlite_server.url + "/api/health").status_code == 200

@@ -35,39 +35,44 @@ log = logging.getLogger("nomv.server")
 
 #: The NOTIFY channel of nomv's pushes.
 CHANNEL = "nomv_live"
+#: The event a WebSocket opened with a session gets when that session ends.
+SESSION_ENDED = "session ended"
 
 
 @dataclass(frozen=True)
 class SessionsEnded:
-    """Sessions that ended: ``tokens`` (the SHA-256 hex digests of their tokens, as the sessions
-    table keeps them) of the user, or every session of the user but ``keep`` (``tokens`` None).
-    ``reason``: logout, password, expired, or user (the user's row changed: caches forget it,
-    their WebSockets stay open)."""
+    """Sessions of a user that ended: those of ``tokens`` (SHA-256 hex digests of session
+    tokens, as ``accounts.token_hash`` makes them), or with ``tokens=None`` every session of the
+    user but ``keep``.  ``reason``: logout, password, expired, or user (the user's row changed:
+    what keeps it in memory reads it again; its sockets stay open)."""
     user_id: int
     tokens: tuple[str, ...] | None
     keep: str | None = None
     reason: str = "logout"
 
     def covers(self, user_id: int | None, token_hash: str | None) -> bool:
-        if user_id != self.user_id:
+        """Whether the session ``token_hash`` of ``user_id`` is one of those that ended."""
+        if user_id != self.user_id or token_hash is None:
             return False
-        if self.tokens is not None:
-            return token_hash in self.tokens
-        return token_hash is None or token_hash != self.keep
+        return token_hash in self.tokens if self.tokens is not None else token_hash != self.keep
 
     @property
     def closes_sockets(self) -> bool:
         return self.reason != "user"
 
-    def payload(self) -> dict[str, Any]:
+    def data(self) -> dict[str, Any]:
         return {"user": self.user_id, "tokens": None if self.tokens is None else list(self.tokens),
                 "keep": self.keep, "reason": self.reason}
 
     @classmethod
-    def from_payload(cls, data: dict[str, Any]) -> "SessionsEnded":
+    def from_data(cls, data: dict[str, Any]) -> SessionsEnded:
         tokens = data.get("tokens")
         return cls(int(data["user"]), None if tokens is None else tuple(str(t) for t in tokens),
                    None if data.get("keep") is None else str(data["keep"]), str(data.get("reason", "logout")))
+
+    # (the names perf's side used)
+    payload = data
+    from_payload = from_data
 
 
 @dataclass(eq=False)
@@ -78,6 +83,8 @@ class Subscription:
     #: The SHA-256 of the socket's session token (None: a spectator without one).
     session: str | None = None
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+    #: The language the socket's messages are worded in (part of its viewer class).
+    lang: str = "en"
 
     async def next(self) -> list[dict]:
         """The next events (at least one; those that arrived together come together)."""
@@ -156,8 +163,10 @@ class LiveHub:
         return self._dsn is None or self._listening
 
     def _resynced(self) -> None:
+        # the handlers first (what keeps sessions in memory forgets them), so that sockets
+        # re-reading their session on "resync" read the database
         for handler in list(self._resync_handlers):
-            handler()
+            self._safely(handler)
         self._deliver_all({"kind": "resync"})
 
     def _received(self, payload: str) -> None:
@@ -166,10 +175,10 @@ class LiveHub:
             if data.get("from") == self.origin:
                 return
             if "sessions" in data:
-                self._sessions_ended(SessionsEnded.from_payload(data["sessions"]))
-                return
-            self._deliver(int(data["match"]), dict(data["event"]))
-        except (ValueError, KeyError, TypeError):
+                self._sessions_ended(SessionsEnded.from_data(dict(data["sessions"])))
+            else:
+                self._deliver(int(data["match"]), dict(data["event"]))
+        except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("live pushes: a payload that is not nomv's was ignored")
 
     # -- sessions that end ------------------------------------------------------------------------
@@ -189,20 +198,17 @@ class LiveHub:
         committed): this process's handlers run before it returns."""
         self._sessions_ended(ended)
         if self._dsn is not None:
-            self._send({"from": self.origin, "sessions": ended.payload()})
+            self._send({"from": self.origin, "sessions": ended.data()})
 
     def _sessions_ended(self, ended: SessionsEnded) -> None:
         for handler in list(self._session_handlers):
-            try:
-                handler(ended)
-            except Exception:   # noqa: BLE001 - one handler's failure stops no other
-                log.exception("a handler of ended sessions failed")
+            self._safely(handler, ended)
         if ended.closes_sockets:
             with self._lock:
-                subs = [sub for subs in self._subscribers.values() for sub in subs
+                subs = [sub for group in self._subscribers.values() for sub in group
                         if ended.covers(sub.user_id, sub.session)]
             for sub in subs:
-                self._put(sub, {"kind": "session ended"})
+                self._put(sub, {"kind": SESSION_ENDED})
 
     # -- between processes ---------------------------------------------------------------------------
 
@@ -246,10 +252,21 @@ class LiveHub:
                         # resync or read; only the push is lost.
                         log.warning("live pushes: cannot notify other processes (%s)", exc)
 
-    def subscribe(self, match_id: int, user_id: int | None, session: str | None = None) -> Subscription:
+    @staticmethod
+    def _safely(handler: Callable[..., None], *args: Any) -> None:
+        try:
+            handler(*args)
+        except Exception:   # noqa: BLE001 - one handler's failure never stops the others
+            log.exception("live pushes: a handler failed")
+
+    # -- subscriptions --------------------------------------------------------------------------
+
+    def subscribe(self, match_id: int, user_id: int | None, session: str | None = None,
+                  lang: str = "en") -> Subscription:
         """A subscription to the match's events, for a task of the running event loop;
-        ``session`` is the SHA-256 of its session token (its socket closes when it ends)."""
-        sub = Subscription(match_id, user_id, asyncio.get_running_loop(), session)
+        ``session`` is the SHA-256 of its session token (its socket closes when it ends),
+        ``lang`` the language its messages are worded in."""
+        sub = Subscription(match_id, user_id, asyncio.get_running_loop(), session, lang=lang)
         with self._lock:
             self._subscribers.setdefault(match_id, set()).add(sub)
         return sub
@@ -287,10 +304,11 @@ class LiveHub:
         except RuntimeError:   # its loop has closed: the server is stopping
             pass
 
-    def watchers(self, match_id: int) -> set[int | None]:
-        """The users whose WebSockets follow the match in this process (None: anonymous)."""
+    def watchers(self, match_id: int) -> set[tuple[int | None, str]]:
+        """The viewers whose WebSockets follow the match in this process: (user id, None when
+        anonymous; the language they read)."""
         with self._lock:
-            return {s.user_id for s in self._subscribers.get(match_id, ())}
+            return {(s.user_id, s.lang) for s in self._subscribers.get(match_id, ())}
 
     def watching(self, match_id: int, user_id: int) -> bool:
         """Whether the user has the match open (no "your turn" e-mail needed then)."""

@@ -37,7 +37,7 @@ AREAS = [
     ("nomv: worker pool (pipes)", "nomv/pool.py"),
     ("nomv: worker pool (pipes)", "nomv/worker.py"),
     ("nomv: game", "nomv/game.py"),
-    ("nomv: boardmarks", "nomv/boardmarks.py"),
+    ("nomv: marks", "nomv/play/marks.py"),
     ("nomv.server.engines", "nomv/server/engines.py"),
     ("nomv.server.looks", "nomv/server/looks.py"),
     ("nomv.server.accounts", "nomv/server/accounts.py"),

@@ -1,5 +1,6 @@
 """The routers' dependencies, in one place: the server's services, who is asking (a user, or
-maybe nobody: a spectator), the ids in paths, and the address the server is reached at.
+maybe nobody: a spectator), in which language they read, the ids in paths, and the address the
+server is reached at.
 
 Who is asking is answered on the event loop when the session is remembered (no query, no hand-off
 to a request thread: nomv.server.sessioncache), else on a request thread."""
@@ -7,11 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Path, Request, Response
+from fastapi import Depends, Path, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from ..accounts import User
+from .. import reading
 from ..errors import Unauthorized
 from ..matches.answers import Shown
 from ..services import Services
@@ -38,7 +40,13 @@ def services(connection: HTTPConnection) -> Services:
     return found
 
 
-ServicesDep = Annotated[Services, Depends(services)]
+async def _services(connection: HTTPConnection) -> Services:
+    # (a dependency that is a coroutine runs on the event loop: no request thread is taken for
+    # it, so a route that needs nothing else, /api/health, answers while they are all busy)
+    return services(connection)
+
+
+ServicesDep = Annotated[Services, Depends(_services)]
 
 
 async def session_user(s: Services, token: str) -> User | None:
@@ -74,6 +82,17 @@ async def current_user(request: Request, s: ServicesDep) -> User:
 
 Me = Annotated[User, Depends(current_user)]
 MaybeMe = Annotated[User | None, Depends(optional_user)]
+
+
+async def reader_language(request: Request, lang: str | None = Query(
+        None, description="the language of the answer's words (en, it); default: the Accept-Language "
+                          "header, else English")) -> str:
+    """The reader's language: the request's ``lang``, else its Accept-Language header
+    (nomv.server.reading.language). (On the event loop: it takes no request thread.)"""
+    return reading.language(lang, request.headers.get("accept-language"))
+
+
+Lang = Annotated[str, Depends(reader_language)]
 MatchId = Annotated[int, Path(description="the match's number", ge=1, le=2**62)]
 
 

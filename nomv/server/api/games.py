@@ -5,22 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import PlainTextResponse
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, PlainTextResponse
 
-from .. import ratings
+from .. import ratings, reading
 from ..errors import NotFound
-from .deps import Me, ServicesDep
+from .deps import BaseUrl, Lang, Me, ServicesDep
 from .errors import errors
-from .models import GameInfo, GameOut, Preview, ScriptIn, Standings, Uploaded
+from .jobs import Wait, answer
+from .models import GameInfo, GameOut, JobOut, Preview, ScriptIn, Standings, Uploaded
 
 router = APIRouter(prefix="/api", tags=["games"])
 
 
 @router.get("/games", response_model=list[GameOut], summary="The catalogue of games", responses=errors())
-def games(s: ServicesDep) -> list[dict[str, Any]]:
+def games(s: ServicesDep, lang: Lang) -> list[dict[str, Any]]:
     """Every game of the server: bundled, from the server's games folder, and uploaded by
-    users (named `author/name`), with their players, options and variants."""
-    return [e.summary() for e in s.catalogue.all()]
+    users (named `author/name`), with their players, options and variants, in your language
+    (the script's own texts beside: `title_text`, `players.name_texts`, an option's
+    `label_text` and `help_text`: a text, or a table of languages)."""
+    return [reading.game(e.summary(), e.info, lang) for e in s.catalogue.all()]
 
 
 @router.get("/games/{name:path}/standings", response_model=Standings, summary="Ratings and standings of a game",
@@ -45,11 +49,13 @@ def preview(name: str, s: ServicesDep, variant: str | None = None) -> dict[str, 
 
 
 @router.get("/games/{name:path}", response_model=GameInfo, summary="One game, with its rules", responses=errors(404))
-def game(name: str, s: ServicesDep) -> dict[str, Any]:
-    """One game of the catalogue, with its information (rules, author, source) as
-    its script gives it. Uploaded games are named `author/name`."""
+def game(name: str, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+    """One game of the catalogue, with its information (rules, author, source) in your
+    language (`info`), and as its script gives it (`info_texts`: a text, or a table of
+    languages). Uploaded games are named `author/name`."""
     entry = s.catalogue.find(name)
-    return {**entry.summary(), "info": (entry.info or {}).get("info", {})}
+    return {**reading.game(entry.summary(), entry.info, lang), "info": reading.texts(entry.info, lang),
+            "info_texts": (entry.info or {}).get("info", {})}
 
 
 class LuaSource(PlainTextResponse):
@@ -68,12 +74,16 @@ def script_source(sha256: str, s: ServicesDep) -> LuaSource:
 
 
 @router.post("/scripts", status_code=201, response_model=Uploaded, summary="Upload a game script",
-             responses=errors(401, 429, write=True))
-def upload(body: ScriptIn, current: Me, s: ServicesDep) -> dict[str, Any]:
+             responses={202: {"model": JobOut, "description": "the check goes on: follow the job"},
+                        **errors(401, 403, 413, 429, write=True)})
+async def upload(body: ScriptIn, base: BaseUrl, current: Me, s: ServicesDep, wait: Wait = 20) -> JSONResponse:
     """The server runs `nomv check` on the script (random games checked at every ply,
-    under the same sandbox and limits as every game) and refuses it with the checker's
-    messages (422, `diagnostics`) when it finds an error. An accepted script is stored
-    by its SHA-256 with you as its author, and listed in the catalogue as
-    `yourname/gamename`. Quotas: the size of a script, how many you keep, uploads an hour."""
-    # (the check runs random games for seconds: slow work, for a job off the request's thread)
-    return s.uploads.upload(current, body.source)
+    under the same sandbox and limits as every game, within a budget of CPU time) as a
+    job, and refuses it with the checker's messages (422, `diagnostics`) when it finds an
+    error. An accepted script is stored by its SHA-256 with you as its author, and listed
+    in the catalogue as `yourname/gamename`. The request waits `wait` seconds for the
+    check; a check that takes longer answers 202 with the job to follow
+    (`GET /api/jobs/{id}`; a page sends `?wait=0`). Quotas: the size of a script, how many
+    you keep, uploads an hour, one job at a time (429 names the job under way)."""
+    submitted = await run_in_threadpool(s.uploads.upload, current, body.source)
+    return await answer(submitted, s, current, wait, base)

@@ -1,5 +1,6 @@
 """Lists of matches: a user's own (those waiting for their move first), the open challenges
-anyone may join, and the most recently changed."""
+anyone may join, and the most recently changed.  A match of a list reads as on its page: its
+title, the line and its seats worded in the reader's language (views.Views.listed)."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,17 +8,21 @@ from typing import Any
 from ..accounts import User
 from .clock import iso
 from .repository import RUNNING, WAITING, MatchTables
+from .views import Views
 
 
 class Listings:
-    def __init__(self, tables: MatchTables):
+    def __init__(self, tables: MatchTables, views: Views):
         self.tables = tables
+        self.views = views
 
-    def mine(self, user: User, limit: int = 200) -> list[dict[str, Any]]:
+    def mine(self, user: User, limit: int = 200, lang: str = "en") -> list[dict[str, Any]]:
         """The user's matches: those waiting for their move first (soonest deadline first),
         then challenges to answer, then the others running or waiting, then the rest, most
-        recently changed first."""
+        recently changed first.  The ``limit`` kept are chosen in SQL, running ones first
+        (MatchTables.of_user): no number of challenges hides a match being played."""
         out = []
+        infos: dict[str, dict[str, Any]] = {}
         for listed in self.tables.of_user(user.id, limit):
             r, ss = listed.row, listed.seats
             mine = [s.seat for s in ss if s.user_id == user.id]
@@ -25,31 +30,33 @@ class Listings:
             to_answer = r.status == WAITING and any(s.user_id == user.id and not s.accepted for s in ss)
             group = 0 if your_turn else 1 if to_answer else 2 if r.status in (RUNNING, WAITING) else 3
             order = (group, (r.deadline or float("inf")) if your_turn else 0, -r.updated_at)
-            out.append((order, {
+            out.append((order, self.views.listed({
                 "id": r.id, "game": r.game, "status": r.status, "ply": r.ply,
                 "to_move": r.to_move if r.running else None, "you": mine,
                 "your_turn": your_turn, "to_answer": to_answer,
                 "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec,
                            "accepted": s.accepted} for s in ss],
                 "outcome": r.outcome, "deadline": iso(r.deadline) if r.running else None,
-                "updated_at": iso(r.updated_at)}))
+                "updated_at": iso(r.updated_at)}, r, ss, mine, lang, infos)))
         out.sort(key=lambda pair: pair[0])
         return [shown for _order, shown in out]
 
-    def challenges(self, limit: int = 100) -> list[dict[str, Any]]:
+    def challenges(self, limit: int = 100, lang: str = "en") -> list[dict[str, Any]]:
         """Matches waiting for players with a seat open to anyone: what the lobby offers to
         join (an open seat is open to everyone logged in, so its invitation is shown)."""
         out = []
+        infos: dict[str, dict[str, Any]] = {}
         for listed in self.tables.waiting_with_invitation(limit):
             r, ss = listed.row, listed.seats
             open_seats = [s.seat for s in ss if s.kind == "open"]
             if not open_seats:
                 continue
-            out.append({"id": r.id, "game": r.game, "options": r.options, "variant": r.variant,
-                        "time_per_move": r.time_per_move, "rated": r.rated,
-                        "open_seats": open_seats, "invite": r.invite,
-                        "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in ss],
-                        "created_at": iso(r.created_at)})
+            out.append(self.views.listed({
+                "id": r.id, "game": r.game, "options": r.options, "variant": r.variant,
+                "time_per_move": r.time_per_move, "rated": r.rated,
+                "open_seats": open_seats, "invite": r.invite,
+                "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in ss],
+                "created_at": iso(r.created_at)}, r, ss, [], lang, infos))
         return out
 
     def recent(self, status: str | None, game: str | None, limit: int = 100) -> list[dict[str, Any]]:

@@ -9,17 +9,17 @@ change of a match, and checks the version it read.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from ..accounts import Accounts, User
 from ..catalogue import Catalogue, Entry
 from ..engines import Engines
-from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from ..settings import Settings
 from ..store import now
 from .clock import deadline, time_per_move
 from .notify import Notifier
-from .repository import RUNNING, WAITING, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
+from .repository import RUNNING, WAITING, Changes, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
 from .answers import Shown
 from .round import Round, Rounds
 from .seating import parse_seats
@@ -62,9 +62,11 @@ class Lobby:
 
     def open(self, user: User, entry: Entry, options: dict[str, Any], variant: str | None, players: int,
              seed: int, match_seats: list[SeatRow], to_move: int | None, tpm: float | str | None,
-             rated: bool | None, played: list[MoveRow]) -> dict[str, Any]:
+             rated: bool | None, played: list[MoveRow],
+             within: Callable[[Changes, dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """Stores a new match (from its first position, or from the moves ``played`` of a
-        continued record); it starts at once when no seat waits for anyone."""
+        continued record); it starts at once when no seat waits for anyone.  ``within(w,
+        answer)`` runs in the transaction that stores it (a job ends there)."""
         seconds = time_per_move(tpm, self.settings.min_time_per_move)
         computers = any(s.kind == "computer" for s in match_seats)
         if rated and computers:
@@ -73,6 +75,11 @@ class Lobby:
             raise Invalid("a match continued from a record is not rated (its seed is known)")
         rated = bool(rated if rated is not None else not computers and not played)
         active = all(s.accepted for s in match_seats)
+        if not active:
+            waiting = self.tables.waiting_created_by(user.id)
+            if waiting >= self.settings.max_waiting:
+                raise Forbidden(f"you have {waiting} matches waiting for players, the most one may have "
+                                f"({self.settings.max_waiting}): cancel one, or wait for answers, first")
         invite = secrets.token_urlsafe(18) if any(s.kind == "open" for s in match_seats) else None
         new = NewMatch(script_sha256=entry.sha256, game=entry.name, options=options, variant=variant,
                        players=players, seed=seed, status=RUNNING if active else WAITING, to_move=to_move,
@@ -80,12 +87,19 @@ class Lobby:
                        deadline=deadline(match_seats, to_move, seconds) if active else None,
                        invite=invite, created_by=user.id)
         with self.tables.change() as w:
+            # (each match costs memory while it runs: its position, what its viewers are shown)
+            if w.open_matches_of(user.id) >= self.settings.max_matches:
+                raise TooMany(f"you have {self.settings.max_matches} matches waiting for players or running, "
+                              "the most this server keeps for one player: finish or cancel some first")
             match_id = w.insert(new, match_seats, played, now())
+            answer = {"id": match_id, "status": new.status, "invite": invite}
+            if within is not None:
+                within(w, answer)
         if active:
             m = self.tables.load(match_id)
             assert m is not None, "just stored"
             self.notifier.changed(m, "start", acting=user)
-        return {"id": match_id, "status": new.status, "invite": invite}
+        return answer
 
     # -- invitations and challenges ----------------------------------------------------------------
 
@@ -97,11 +111,14 @@ class Lobby:
             raise NotFound("no match has this invitation (it may be mistyped)")
         return m
 
-    def invitation_info(self, token: str) -> dict[str, Any]:
+    def invitation_info(self, token: str, lang: str = "en") -> dict[str, Any]:
+        """What an invitation is for: the match's game, seats and open seats, worded in ``lang``."""
         m = self.invitation(token)
-        return {"id": m.id, "game": m.row.game, "status": m.row.status,
-                "open_seats": [s.seat for s in m.seats if s.kind == "open"],
-                "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in m.seats]}
+        return self.rounds.parts.views.listed({
+            "id": m.id, "game": m.row.game, "status": m.row.status,
+            "open_seats": [s.seat for s in m.seats if s.kind == "open"],
+            "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in m.seats]},
+            m.row, m.seats, [], lang)
 
     def join(self, user: User, token: str, seat: int | None = None) -> dict[str, Any]:
         """Takes an open seat of the invitation's match (the first, or ``seat``)."""
@@ -122,7 +139,7 @@ class Lobby:
             self._start_if_ready(rnd, rnd.load(), user)
         return {"id": match_id, "seat": number}
 
-    def accept(self, user: User, match_id: int) -> Shown:
+    def accept(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Accepts the challenge of a match that names the user: the match as they see it."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -136,9 +153,9 @@ class Lobby:
                 self._change(rnd, m, {}, accepted=number)
                 m = rnd.load()
             self._start_if_ready(rnd, m, user)
-            return rnd.answer(user)
+            return rnd.answer(user, lang=lang)
 
-    def decline(self, user: User, match_id: int) -> Shown:
+    def decline(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Declines the challenge of a match that names the user: it will not be played."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -148,9 +165,9 @@ class Lobby:
                 raise Conflict("you have no challenge to decline in this match")
             after = self._change(rnd, m, {"status": "declined", "to_move": None, "deadline": None})
             self.notifier.changed(after, "declined", acting=user)
-            return rnd.answer(user)
+            return rnd.answer(user, lang=lang)
 
-    def cancel(self, user: User, match_id: int) -> Shown:
+    def cancel(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Cancels a match the user created, while it waits for players."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -160,7 +177,7 @@ class Lobby:
                 raise Conflict(f"only a match that has not started can be cancelled; this one is {m.row.status}")
             after = self._change(rnd, m, {"status": "cancelled", "to_move": None, "deadline": None})
             self.notifier.changed(after, "cancelled", acting=user)
-            return rnd.answer(user)
+            return rnd.answer(user, lang=lang)
 
     def _start_if_ready(self, rnd: Round, m: Match, user: User) -> None:
         if m.row.status != WAITING or not all(s.accepted and s.kind != "open" for s in m.seats):

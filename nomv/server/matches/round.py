@@ -31,17 +31,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal
 
-from .. import ratings
+from ...play import policy, wording
+from ...play.match import Result
+from .. import ratings, reading
 from ..accounts import User
 from ..engines import Engines
-from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
+from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
 from .answers import Count, Shown
 from .clock import deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
-from .seating import seat_names
-from .views import Views, viewer_class
+from .views import Views, estimates, viewer_class
+
+#: People's acts (moves, resignations, offers) under way at once in this process, on one match
+#: (holding or waiting for its lock) and by one user: each holds a request thread (the framework
+#: has 40), and one user's flood of moves typed for a slow script held them all.  Over either,
+#: 503 (try again).  (Room for a bot's burst: twenty moves at one ply over two processes.)
+WAITING_PER_MATCH = 12
+ACTS_PER_USER = 12
 
 log = logging.getLogger("nomv.server")
 
@@ -81,6 +89,25 @@ class Round:
         self._memory = threading.Lock()
         #: One answer made at a time: the viewers of a class asking at once wait and share it.
         self._making = threading.Lock()
+        self._waiting = 0       # people's acts holding or waiting for the lock (WAITING_PER_MATCH)
+        self._counting = threading.Lock()
+
+    @contextmanager
+    def _acting(self) -> Iterator[None]:
+        """The lock, for a person's act; Busy when WAITING_PER_MATCH acts hold or wait for it
+        already (each holds a request thread: a flood of one match's moves, each a slow call
+        into its script, held them all)."""
+        with self._counting:
+            if self._waiting >= WAITING_PER_MATCH:
+                raise Busy(f"match {self.id} has {self._waiting} requests under way; nothing was changed: "
+                           "try again in a moment")
+            self._waiting += 1
+        try:
+            with self.lock:
+                yield
+        finally:
+            with self._counting:
+                self._waiting -= 1
 
     # -- what this process knows of the match ----------------------------------------------------
 
@@ -121,15 +148,15 @@ class Round:
                 return m
         return self.load()
 
-    def answer(self, user: User | None, m: Match | None = None) -> Shown:
+    def answer(self, user: User | None, m: Match | None = None, lang: str = "en") -> Shown:
         """The match as ``user`` may see it now (None: an anonymous spectator), or as ``m`` left
-        it: the answer of the user's viewer class, made once per version."""
+        it, worded in ``lang``: the answer of the user's viewer class, made once per version."""
         if m is None:
             m = self.fresh()
             if m.row.overdue(now()):
                 self.end_if_overdue()
                 m = self.fresh()
-        key = self._class(m, user)
+        key = self._class(m, user, lang)
         found = self._kept(m, key)
         if found is not None:
             return found
@@ -137,7 +164,7 @@ class Round:
             found = self._kept(m, key)
             if found is not None:
                 return found
-            shown = Shown(self._parts.views.describe(m, user, self.thinking, self.failure),
+            shown = Shown(self._parts.views.describe(m, user, self.thinking, self.failure, lang=lang),
                           m.row.deadline if m.row.running else None)
             self._parts.made.add()
             with self._memory:
@@ -149,7 +176,7 @@ class Round:
         with self._memory:
             return self._answers.get(key) if self.current is m else None
 
-    def remembered(self, user: User | None, at_least: int | None = None) -> Shown | None:
+    def remembered(self, user: User | None, at_least: int | None = None, lang: str = "en") -> Shown | None:
         """The answer for ``user`` when it is made already and sure to be current (no query,
         no work: an event loop may ask), else None."""
         m = self.current
@@ -158,16 +185,16 @@ class Round:
         if at_least is None and not self._parts.sole_writer:
             return None          # (another process may have changed it: only a query can tell)
         with self._memory:
-            return self._answers.get(self._class(m, user)) if self.current is m else None
+            return self._answers.get(self._class(m, user, lang)) if self.current is m else None
 
-    def _class(self, m: Match, user: User | None) -> tuple:
+    def _class(self, m: Match, user: User | None, lang: str) -> tuple:
         running = m.row.running
-        return (*viewer_class(m, user), self.thinking if running else None, self.failure)
+        return (*viewer_class(m, user), lang, self.thinking if running else None, self.failure)
 
-    def _seen(self, m: Match, user: User | None) -> dict[str, Any]:
+    def _seen(self, m: Match, user: User | None, lang: str = "en") -> dict[str, Any]:
         """The match as ``user`` sees ``m``, as a dict (for an error's answer)."""
         import orjson
-        loaded: dict[str, Any] = orjson.loads(self.answer(user, m).body())
+        loaded: dict[str, Any] = orjson.loads(self.answer(user, m, lang).body())
         return loaded
 
     def _running(self, m: Match, user: User | None) -> list[int]:
@@ -181,7 +208,7 @@ class Round:
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def play(self, user: User, ply: int, move: list[str] | str) -> Shown:
+    def play(self, user: User, ply: int, move: list[str] | str, lang: str = "en") -> Shown:
         """A person's move, given the ply of the position they saw (pbmserv's move#): the match
         as they see it after the move.
 
@@ -190,32 +217,32 @@ class Round:
         version it read); then, and when a refusal was decided on it (a stale ply, not their
         turn, an illegal move: each may be true of the old position alone), the match is read
         and the move tried once more, so that nobody is refused on a position that is gone."""
-        with self.lock:
+        with self._acting():
             m = self.current
             sure = m is None or self._parts.sole_writer
             if m is None:
                 m = self.load()
             try:
-                return self._play(m, user, ply, move)
+                return self._play(m, user, ply, move, lang)
             except (Conflict, Forbidden, Illegal):        # (Stale is a Conflict)
                 if sure:
                     raise
             # (a write that lost its race read the match already)
             held = self.current
-            return self._play(held if held is not None and held is not m else self.load(), user, ply, move)
+            return self._play(held if held is not None and held is not m else self.load(), user, ply, move, lang)
 
-    def _play(self, m: Match, user: User, ply: int, move: list[str] | str) -> Shown:
+    def _play(self, m: Match, user: User, ply: int, move: list[str] | str, lang: str = "en") -> Shown:
         if m.row.overdue(now()):
             self.end_if_overdue()
             m = self.fresh()
         mine = self._running(m, user)
         if ply != m.row.ply:
             raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
-                        ply=m.row.ply, match=self._seen(m, user))
+                        ply=m.row.ply, match=self._seen(m, user, lang))
         if m.row.to_move not in mine:
             raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
-        after = self._move(m, m.row.to_move, move, user)
-        return self.answer(user, after)
+        after = self._move(m, m.row.to_move, move, user, lang=lang)
+        return self.answer(user, after, lang)
 
     def computer_move(self, version: int, seat: int, steps: list[str], expects: float | None) -> None:
         """The move a computer player found for the match at ``version``: dropped if the match
@@ -233,7 +260,7 @@ class Round:
                 self._parts.notifier.computer_failed(self.id, m.row.version)
 
     def _move(self, m: Match, seat: int, move: list[str] | str, user: User | None,
-              expects: float | None = None) -> Match:
+              expects: float | None = None, lang: str = "en") -> Match:
         """Plays and stores the move: the match as it left it."""
         p = self._parts
         key = m.key()
@@ -253,17 +280,19 @@ class Round:
         else:
             values["deadline"] = deadline(m.seats, snap.to_move, m.row.time_per_move)
         stored = MoveRow(m.row.ply, seat, played.steps, played.notation, t, expects)
+        if outcome is not None:
+            self._unless_too_short(m, [*m.moves, stored], values)
         try:
             with p.tables.change() as w:
                 w.add_move(m.id, stored)
                 w.update(m, values, t)
                 if outcome is not None:
-                    self._rate(w, m, outcome["ranks"])
+                    self._rate(w, m, outcome["ranks"], values)
         except Lost:
             p.engines.forget(key)
             fresh = self.load()
             raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
-                        ply=fresh.row.ply, match=self._seen(fresh, user)) from None
+                        ply=fresh.row.ply, match=self._seen(fresh, user, lang)) from None
         p.engines.landed(key, played)
         self.failure = None
         after = m.changed(values, t, [*m.moves, stored])
@@ -272,15 +301,16 @@ class Round:
 
     # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
 
-    def resign(self, user: User) -> Shown:
+    def resign(self, user: User, lang: str = "en") -> Shown:
         """The user loses; with more than two players, the others share the win."""
-        with self.lock:
+        with self._acting():
             m = self.fresh()
             mine = self._running(m, user)
-            seat = m.row.to_move if m.row.to_move in mine else mine[0]
-            ranks, text = self._losers(m, seat, "resigned")
-            self._end(m, ranks, "resign", text)
-            return self.answer(user)
+            seat = policy.resigning_seat(mine, m.row.to_move)
+            if seat is None:
+                raise Conflict("you hold several seats and none of them is to move: resign on your turn")
+            self._end(m, policy.resigned(len(m.seats), seat))
+            return self.answer(user, lang=lang)
 
     def end_if_overdue(self) -> bool:
         """Ends the match if the player to move has run out of time."""
@@ -288,39 +318,43 @@ class Round:
             m = self.fresh()
             if not m.row.overdue(now()) or m.row.to_move is None:
                 return False
-            ranks, text = self._losers(m, m.row.to_move, "ran out of time")
             try:
-                self._end(m, ranks, "timeout", text)
+                self._end(m, policy.timed_out(len(m.seats), m.row.to_move))
             except Conflict:
                 return False
             return True
 
-    def _losers(self, m: Match, loser: int, what: str) -> tuple[list[int], str]:
-        names = seat_names(self._parts.views.role_names(m), m.seats)
-        ranks = [2 if s.seat == loser else 1 for s in m.seats]
-        others = [names[i] for i, r in enumerate(ranks) if r == 1]
-        verb = "wins" if len(others) == 1 else "share the win"
-        return ranks, f"{names[loser - 1]} {what}: {' and '.join(others)} {verb}"
-
-    def _end(self, m: Match, ranks: list[int], how: str, text: str) -> None:
-        first = [i + 1 for i, r in enumerate(ranks) if r == 1]
-        outcome = {"winner": first[0] if len(first) == 1 else None, "ranks": ranks, "scores": None,
-                   "reason": text, "text": text, "how": how}
+    def _end(self, m: Match, result: Result) -> None:
+        """Ends the match as the players ended it (nomv.play.policy: a resignation, a time run
+        out, a draw agreed); the outcome keeps its words as its record tells them (English)."""
+        text = reading.record_text(reading.match_view(m.row, m.seats, self._parts.views.entry(m).info, []), result)
+        outcome = {**result.to_json(), "reason": text, "text": text}
         values: MatchChange = {"status": "ended", "outcome": outcome, "to_move": None, "deadline": None,
                                "draw_offer": None, "takeback": None}
+        self._unless_too_short(m, m.moves, values)
         t = now()
         try:
             with self._parts.tables.change() as w:
                 w.update(m, values, t)
-                self._rate(w, m, ranks)
+                self._rate(w, m, list(result.ranks), values)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
-        self._changed(m.changed(values, t), how)
+        self._changed(m.changed(values, t), result.how)
 
     @staticmethod
-    def _rate(w: Changes, m: Match, ranks: list[int]) -> None:
+    def _unless_too_short(m: Match, moves: list[MoveRow], values: MatchChange) -> None:
+        """A rated match that ends after too few moves (ratings.too_short) ends unrated, and
+        its outcome says why."""
+        why = ratings.too_short([s.seat for s in m.seats], [mv.seat for mv in moves]) if m.row.rated else None
+        outcome = values.get("outcome")
+        if why is not None and outcome is not None:
+            values["rated"] = False
+            values["outcome"] = {**outcome, "unrated": why}
+
+    @staticmethod
+    def _rate(w: Changes, m: Match, ranks: list[int], values: MatchChange) -> None:
         """Rates the players of a rated match that ends, in the transaction that ends it."""
-        if not m.row.rated:
+        if not values.get("rated", m.row.rated):
             return
         user_ids = [s.user_id for s in m.seats if s.user_id is not None]
         if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
@@ -329,9 +363,12 @@ class Round:
 
     # -- draws and takebacks ------------------------------------------------------------------
 
-    def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> Shown:
-        """Drawn when every player has offered or accepted; computer players decline at once."""
-        with self.lock:
+    def draw(self, user: User, action: Literal["offer", "accept", "decline"], lang: str = "en") -> Shown:
+        """Drawn when every player has offered or accepted.  Computer players answer at once,
+        as in the window (nomv.play.policy): each accepts when it expects half the points or
+        less (its estimate with its last move); a declined offer is not stored, and the answer's
+        ``message`` says who declined and why."""
+        with self._acting():
             m = self.fresh()
             mine = self._running(m, user)
             offer = list(m.row.draw_offer or [])
@@ -339,24 +376,33 @@ class Round:
                 if not offer:
                     raise Conflict("there is no draw offer to decline")
                 self._change(m, {"draw_offer": None}, "draw declined", user)
-            elif action == "accept" and not offer:
+                return self.answer(user, lang=lang)
+            if action == "accept" and not offer:
                 raise Conflict("there is no draw offer to accept")
-            elif any(s.kind == "computer" for s in m.seats):
-                # Computer players play on: the offer is declined at once (nothing is stored).
+            expects = estimates(m)
+            computers = [s.seat for s in m.seats if s.kind == "computer"]
+            answer = policy.computers_answer_draw([(seat, expects.get(seat)) for seat in computers])
+            if not answer.accepted:
+                assert answer.declined_by is not None, "a declined draw names who declined"
                 self._parts.notifier.changed(m, "draw declined", acting=user)
+                shown = self.answer(user, m, lang)
+                seen = reading.match_view(m.row, m.seats, self._parts.views.entry(m).info, mine)
+                # (the one answer that is its asker's alone: made for them, not kept)
+                return Shown({**shown.data, "message": wording.draw_declined(seen, answer.declined_by,
+                                                                               answer.expects, lang)},
+                             m.row.deadline if m.row.running else None)
+            offer = sorted(set(offer) | set(mine) | set(computers))
+            if policy.draw_agreed(offer, [s.seat for s in m.seats]):
+                self._end(m, policy.agreed_draw(len(m.seats)))
             else:
-                offer = sorted(set(offer) | set(mine))
-                if set(offer) >= {s.seat for s in m.seats}:
-                    names = seat_names(self._parts.views.role_names(m), m.seats)
-                    self._end(m, [1] * len(m.seats), "draw", "draw agreed between " + ", ".join(names))
-                else:
-                    self._change(m, {"draw_offer": offer}, "draw offered", user)
-            return self.answer(user)
+                self._change(m, {"draw_offer": offer}, "draw offered", user)
+            return self.answer(user, lang=lang)
 
-    def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> Shown:
+    def takeback(self, user: User, action: Literal["ask", "accept", "decline"], lang: str = "en") -> Shown:
         """``ask`` takes back the user's last move and every move after it once the others
-        accept (computer players always do)."""
-        with self.lock:
+        accept (computer players do, as the window's undo, unless it would show the future:
+        _computers_agree)."""
+        with self._acting():
             m = self.fresh()
             mine = self._running(m, user)
             request = m.row.takeback
@@ -364,22 +410,37 @@ class Round:
                 if not request:
                     raise Conflict("there is no takeback to decline")
                 self._change(m, {"takeback": None}, "takeback declined", user)
-                return self.answer(user)
+                return self.answer(user, lang=lang)
             if action == "accept":
                 if not request:
                     raise Conflict("there is no takeback to accept")
                 request = {**request, "agreed": sorted(set(request["agreed"]) | set(mine))}
             else:
-                own = [mv.ply for mv in m.moves if mv.seat in mine]
-                if not own:
+                back_to = policy.takeback_ply([mv.seat for mv in m.moves], mine)
+                if back_to is None:
                     raise Conflict("you have no move to take back")
-                agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
-                request = {"by": m.moves[own[-1]].seat, "ply": own[-1], "agreed": agreed}
+                self._computers_agree(m, back_to)
+                computers = {s.seat for s in m.seats if s.kind == "computer" and policy.computer_accepts_takeback()}
+                request = {"by": m.moves[back_to].seat, "ply": back_to, "agreed": sorted(set(mine) | computers)}
             if set(request["agreed"]) >= {s.seat for s in m.seats}:
                 self._take_back(m, request["ply"], request["by"])
             else:
                 self._change(m, {"takeback": request}, "takeback asked", user)
-            return self.answer(user)
+            return self.answer(user, lang=lang)
+
+    def _computers_agree(self, m: Match, back_to: int) -> None:
+        """Computer players agree to take moves back, unless that would show the future: in a
+        game with hidden information (the moves revealed something: a tile drawn, a card turned
+        up) or when the moves drew chance (a die).  A person would take back, look, and play
+        again knowing what comes; between people, the others decide whether to let them."""
+        if not any(s.kind == "computer" for s in m.seats):
+            return
+        if (self._parts.views.entry(m).info or {}).get("hidden_information"):
+            raise Conflict("the computer player declines: in a game with hidden information, taking "
+                           "moves back would let you play them again knowing what they revealed")
+        if self._parts.engines.drew_chance(m.key(), m.loader(), back_to):
+            raise Conflict("the computer player declines: the moves to take back drew chance (a die, "
+                           "a card); taking them back would show you what chance brings next")
 
     def _take_back(self, m: Match, back_to: int, seat: int) -> None:
         t = now()
@@ -407,8 +468,8 @@ class Round:
         """Remembers the match as the change left it, makes the answers of those who follow it
         here (each viewer class once, on this thread, before they are told), and tells them."""
         self._hold(after)
-        for watcher in self._parts.notifier.live.watchers(self.id):
-            self.answer(None if watcher is None else User(watcher, ""), after)
+        for watcher, lang in self._parts.notifier.live.watchers(self.id):
+            self.answer(None if watcher is None else User(watcher, ""), after, lang)
         self._parts.notifier.changed(after, kind, acting=user)
 
 
@@ -422,6 +483,7 @@ class Rounds:
         self.keep = max(1, keep)
         self._mutex = threading.Lock()
         self._rounds: OrderedDict[int, Round] = OrderedDict()
+        self._acts: dict[int, int] = {}      # user id -> acts under way (ACTS_PER_USER)
 
     @contextmanager
     def pinned(self, match_id: int) -> Iterator[Round]:
@@ -441,6 +503,23 @@ class Rounds:
                     idle = (k for k, r in self._rounds.items() if r._pins == 0)
                     for old in list(itertools.islice(idle, len(self._rounds) - self.keep)):
                         del self._rounds[old]
+
+    @contextmanager
+    def _acting(self, user: User, match_id: int) -> Iterator[Round]:
+        """The match's round for a person's act; Busy when ACTS_PER_USER of theirs are under way."""
+        with self._mutex:
+            if self._acts.get(user.id, 0) >= ACTS_PER_USER:
+                raise Busy(f"you have {ACTS_PER_USER} requests under way; nothing was changed: try again "
+                           "in a moment")
+            self._acts[user.id] = self._acts.get(user.id, 0) + 1
+        try:
+            with self.pinned(match_id) as rnd:
+                yield rnd
+        finally:
+            with self._mutex:
+                self._acts[user.id] -= 1
+                if not self._acts[user.id]:
+                    del self._acts[user.id]
 
     @contextmanager
     def held(self, match_id: int) -> Iterator[Round]:
@@ -467,42 +546,45 @@ class Rounds:
 
     # -- the acts, each on its match's round ---------------------------------------------------------
 
-    def show(self, match_id: int, user: User | None) -> Shown:
+    def show(self, match_id: int, user: User | None, lang: str = "en") -> Shown:
         with self.pinned(match_id) as rnd:
-            return rnd.answer(user)
+            return rnd.answer(user, lang=lang)
 
-    def remembered(self, match_id: int, user: User | None, at_least: int | None = None) -> Shown | None:
+    def remembered(self, match_id: int, user: User | None, at_least: int | None = None,
+                   lang: str = "en") -> Shown | None:
         """The answer for ``user`` when it is made already and sure to be current, else None
         (no query and no work: for an event loop)."""
         with self._mutex:
             rnd = self._rounds.get(match_id)
-        return None if rnd is None else rnd.remembered(user, at_least)
+        return None if rnd is None else rnd.remembered(user, at_least, lang)
 
-    def shown_at(self, match_id: int, user: User | None, at_least: int) -> Shown:
+    def shown_at(self, match_id: int, user: User | None, at_least: int, lang: str = "en") -> Shown:
         """The answer for ``user`` at the version a push announced, or a newer one."""
         with self.pinned(match_id) as rnd:
             m = rnd.fresh(at_least)
-            return rnd.answer(user, m if not m.row.overdue(now()) else None)
+            return rnd.answer(user, m if not m.row.overdue(now()) else None, lang)
 
     def earlier(self, match_id: int, ply: int, user: User | None) -> dict[str, Any]:
         with self.pinned(match_id) as rnd:
             return self.parts.views.earlier(rnd.fresh(), ply, user)
 
-    def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> Shown:
-        with self.pinned(match_id) as rnd:
-            return rnd.play(user, ply, move)
+    def play(self, user: User, match_id: int, ply: int, move: list[str] | str, lang: str = "en") -> Shown:
+        with self._acting(user, match_id) as rnd:
+            return rnd.play(user, ply, move, lang)
 
-    def resign(self, user: User, match_id: int) -> Shown:
-        with self.pinned(match_id) as rnd:
-            return rnd.resign(user)
+    def resign(self, user: User, match_id: int, lang: str = "en") -> Shown:
+        with self._acting(user, match_id) as rnd:
+            return rnd.resign(user, lang)
 
-    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> Shown:
-        with self.pinned(match_id) as rnd:
-            return rnd.draw(user, action)
+    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"],
+             lang: str = "en") -> Shown:
+        with self._acting(user, match_id) as rnd:
+            return rnd.draw(user, action, lang)
 
-    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> Shown:
-        with self.pinned(match_id) as rnd:
-            return rnd.takeback(user, action)
+    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"],
+                 lang: str = "en") -> Shown:
+        with self._acting(user, match_id) as rnd:
+            return rnd.takeback(user, action, lang)
 
     def end_overdue(self) -> int:
         """Ends every match whose player to move ran out of time: how many ended."""

@@ -1,14 +1,26 @@
-// The match page (/matches/<id>): the board drawn from the scene of your view, moves entered by
-// clicks with the same rules as the desktop (moveinput.js), the move list (a click shows an
-// earlier position), the seats, the actions (resign, draw, takeback), and live changes through
-// the match's WebSocket, reconnecting after a lost connection.  A move goes over that WebSocket
-// (POST .../moves when it is not open) and its answer is the match as it left it, so a move costs
-// one message: the page draws that answer and fetches nothing; the pushes carry each new version.
+// The match page (/matches/<id>): the board drawn from the drawing of your view (the server's,
+// as the desktop window draws it), moves entered by clicks with the same rules as the desktop
+// (moveinput.js), the move list (a click shows an earlier position), the seats, the actions
+// (resign, draw, takeback), and live changes through the match's WebSocket, reconnecting after
+// a lost connection.  A move goes over that WebSocket (POST .../moves when it is not open) and
+// its answer is the match as it left it, so a move costs one message: the page draws that answer
+// and fetches nothing; the pushes carry each new version.  Every sentence about the match (whose
+// turn, the result, the seats, the offers) is the server's, worded by nomv/play/wording.py in the
+// page's language (the socket's ?lang=, the requests' Accept-Language).
 import { ApiError, get, post } from "./api.js";
 import { draw, keepTextsReadable } from "./board.js";
 import { el, clear } from "./dom.js";
-import { localized, t } from "./i18n.js";
+import { lang, localized, t } from "./i18n.js";
 import { ILLEGAL, MoveInput, PLAY } from "./moveinput.js";
+
+// Whether the board shows coordinates: null (as nomv starts: around the edge where the board
+// has them), true or false; the reader's choice is kept.
+function keptCoordinates() {
+  try {
+    const kept = localStorage.getItem("nomv.coordinates");
+    return kept === "on" ? true : kept === "off" ? false : null;
+  } catch (e) { return null; }
+}
 
 export function matchPage(root, matchId, me, onChange) {
   let match = null;           // the server's last answer: the match as you may see it
@@ -19,16 +31,23 @@ export function matchPage(root, matchId, me, onChange) {
   let socket = null, retry = 0, closed = false, live = false;
   const replies = new Map();  // moves sent over the socket: id -> {resolve, reject}
   let lastTag = 0;
+  let shownCoordinates = keptCoordinates();
   const ratings = new Map();  // user name -> rating in this game
 
-  // The board's root: data-ply (the position shown) and, once the match has ended, data-outcome.
+  // The board's root: data-ply (the position shown) and, once the match has ended, data-outcome;
+  // under it the buttons of the steps that have no place on the board (pass, roll).
   const board = el("div", { class: "board", id: "board", role: "img" });
+  const stepBar = el("div", { class: "step-bar" });
   const panel = el("div", { class: "panel" });
-  clear(root).append(el("div", { class: "match" }, board, panel));
+  clear(root).append(el("div", { class: "match" }, el("div", { class: "board-column" }, board, stepBar), panel));
 
   board.addEventListener("click", (event) => {
     const target = event.target.closest("[data-step]");
     if (target) clickStep(target.getAttribute("data-step"));
+  });
+  stepBar.addEventListener("click", (event) => {
+    const target = event.target.closest("button[data-step]");
+    if (target && !target.disabled) clickStep(target.getAttribute("data-step"));
   });
   const onKey = (event) => {
     if (event.target.closest("input, textarea, select")) return;
@@ -71,7 +90,7 @@ export function matchPage(root, matchId, me, onChange) {
   function connect() {
     if (closed) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/matches/${matchId}/live`);
+    socket = new WebSocket(`${scheme}://${location.host}/api/matches/${matchId}/live?lang=${encodeURIComponent(lang)}`);
     socket.addEventListener("open", () => { retry = 0; live = true; render(); });
     socket.addEventListener("message", (event) => {
       if (event.data === "pong") return;
@@ -109,11 +128,13 @@ export function matchPage(root, matchId, me, onChange) {
   // -- clicks -------------------------------------------------------------------------------------
 
   function clickStep(step) {
-    if (browsing) { message = t("back to game"); render(); return; }
-    if (!input) { message = match && match.status === "active" ? t("not now") : ""; render(); return; }
+    if (browsing) { message = t("This is an earlier position: “Back to the game” to play"); render(); return; }
+    if (!input) { message = match && match.status === "active" ? t("Not your turn") : ""; render(); return; }
     if (sending) return;
+    const names = match.step_names || {};
+    const why = input.isClickable(step) ? "" : input.whyNot(step, t, names);
     const result = input.click(step);
-    if (result.kind === ILLEGAL) message = t("illegal click");
+    if (result.kind === ILLEGAL) message = why;
     else if (result.kind === PLAY) return send(input.moves[result.move].steps);
     else message = "";
     render();
@@ -132,7 +153,7 @@ export function matchPage(root, matchId, me, onChange) {
     const index = match.legal_moves.findIndex((m) => m.steps.join("\n") === steps.join("\n"));
     const notation = index >= 0 ? match.legal_moves[index].notation : steps.join("-");
     sending = true;
-    message = t("sending", { move: notation });
+    message = t("Playing {move}…", { move: notation });
     render();
     try {
       // the answer is the match after the move, as you see it (its push may have come first)
@@ -202,101 +223,97 @@ export function matchPage(root, matchId, me, onChange) {
 
   // -- drawing ------------------------------------------------------------------------------------
 
-  function seatName(seat) {
-    if (seat.kind === "computer") return `${t("computer")} (${t(seat.spec) || seat.spec})`;
-    if (seat.kind === "open") return t("open");
-    return seat.user || "?";
-  }
-
-  function result(outcome) {
-    if (!outcome) return "";
-    if (outcome.text) return outcome.text;
-    if (outcome.winner) return t("won", { name: localized(match.seats[outcome.winner - 1].role) });
-    return t("draw");
-  }
-
   function render() {
     if (!match) {
       clear(panel).append(el("p", { class: "message", text: message }));
       return;
     }
-    const scene = browsing ? browsing.scene : match.scene;
+    const drawing = browsing ? browsing.drawing : match.drawing;
     const active = !browsing && input;
-    const highlights = active ? [...input.nextSteps] : [];
-    draw(board, scene || { items: [] }, {
-      highlights, selected: active ? input.clicked : [], ready: active && input.complete !== null,
-      marks: browsing ? browsing.marks : match.marks,
+    draw(board, drawing, {
+      highlights: active ? [...input.nextSteps] : [], selected: active ? input.clicked : [],
+      ready: active && input.complete !== null, coordinates: shownCoordinates, lang,
     });
-    for (const node of board.querySelectorAll("svg [data-step]")) {
-      if (highlights.includes(node.getAttribute("data-step"))) node.classList.add("clickable");
+    if (active) {
+      for (const node of board.querySelectorAll("svg [data-step]")) {
+        if (input.nextSteps.has(node.getAttribute("data-step"))) node.classList.add("clickable");
+      }
     }
     board.setAttribute("data-ply", String(browsing ? browsing.ply : match.ply));
     if (match.status === "ended" && match.outcome) board.setAttribute("data-outcome", JSON.stringify(match.outcome.ranks || []));
     else board.removeAttribute("data-outcome");
-    board.setAttribute("aria-label", `${localized(match.title)}, ${t("moves")}: ${match.ply}`);
+    board.setAttribute("aria-label", `${localized(match.title, match.game)}, ${t("Moves")}: ${match.ply}`);
+
+    // The steps that have no place on the board (pass, roll), as buttons under it.
+    clear(stepBar);
+    if (active) {
+      for (const b of match.buttons || []) {
+        const usable = input.isClickable(b.id);
+        stepBar.append(el("button", { "data-step": b.id, class: "step-button" + (usable ? " clickable" : ""),
+          disabled: !usable || sending, text: localized(b.text) }));
+      }
+    }
+    stepBar.hidden = !stepBar.firstChild;
 
     clear(panel);
     panel.append(el("h1", { class: "title", text: localized(match.title, match.game) }));
-    panel.append(el("p", { class: "live " + (live ? "on" : "off"), text: live ? t("connected") : t("connection lost") }));
+    panel.append(el("p", { class: "live " + (live ? "on" : "off"), text: live ? t("Live") : t("Connection lost: reconnecting…") }));
 
-    // The seats, whose turn it is, ratings, the computer's estimate.
+    // The seats: the role, who plays it, and what the server says beside (you, thinking, the
+    // computer's estimate, a challenge not accepted yet); the rating in this game.
     const seats = el("ol", { class: "seats" });
     for (const seat of match.seats) {
       const turn = match.status === "active" && match.to_move === seat.seat;
-      const note = [];
-      if (seat.you) note.push(t("you"));
+      const notes = [...(seat.notes || [])];
       const rating = seat.user && ratings.get(seat.user);
-      if (typeof rating === "number") note.push(`${t("rating")} ${Math.round(rating)}`);
-      if (match.thinking === seat.seat) note.push(t("thinking"));
-      else if (seat.kind === "computer" && typeof seat.expects === "number") {
-        note.push(t("expects", { percent: Math.round(seat.expects * 100) }));
-      }
-      if (!seat.accepted && seat.kind === "user") note.push(t("waiting"));
+      if (typeof rating === "number") notes.push(`${t("rating")} ${Math.round(rating)}`);
       seats.append(el("li", { class: "seat" + (turn ? " turn" : ""), "data-seat": seat.seat },
         el("span", { class: "marker", text: turn ? "▶" : "" }),
-        el("span", { class: "role", text: localized(seat.role) }),
-        el("span", { class: "who", text: seatName(seat) }),
-        el("span", { class: "note", text: note.join(" · ") })));
+        el("span", { class: "role", text: seat.role }),
+        el("span", { class: "who", text: seat.label }),
+        el("span", { class: "note", text: notes.join(" · ") })));
     }
     panel.append(seats);
 
-    // What is happening: the result, whose turn, the script's status line, the prompt.
+    // The one line: whose turn it is or how the match ended; the offers pending; the script's
+    // status; the clock; what a click does.
     const lines = el("div", { class: "status" });
-    if (match.status === "ended") lines.append(el("p", { class: "result", text: t("match over", { result: result(match.outcome) }) }));
-    else if (match.status === "active") {
-      const mover = match.seats[match.to_move - 1];
-      lines.append(el("p", { class: "turn", text: mover && mover.you ? t("your turn") : t("to move", { name: mover ? seatName(mover) : "?" }) }));
-    } else lines.append(el("p", { text: t(match.status) }));
-    if (scene && scene.status) lines.append(el("p", { class: "script-status", text: localized(scene.status) }));
-    if (match.seconds_left !== null && match.seconds_left !== undefined) {
-      lines.append(el("p", { class: "clock", text: t("seconds left", { time: duration(match.seconds_left) }) }));
+    if (match.line && match.line.text) {
+      const kind = match.line.kind;
+      lines.append(el("p", { class: kind === "result" ? "result" : "turn", "data-turn": kind, text: match.line.text }));
     }
-    if (match.script_error) lines.append(el("p", { class: "error", text: t("script error", { error: match.script_error }) }));
-    if (browsing) lines.append(el("p", { class: "browsing", text: t("looking back", { ply: browsing.ply, total: match.ply }) }));
+    for (const offer of match.offers || []) lines.append(el("p", { class: "offer", text: offer }));
+    const status = browsing ? localized(browsing.scene && browsing.scene.status) : match.status_line;
+    if (status) lines.append(el("p", { class: "script-status", text: status }));
+    if (match.seconds_left !== null && match.seconds_left !== undefined) {
+      lines.append(el("p", { class: "clock", text: t("{time} left to move", { time: duration(match.seconds_left) }) }));
+    }
+    if (match.script_error) lines.append(el("p", { class: "error", text: t("The game's script failed: {error}", { error: match.script_error }) }));
+    if (browsing) lines.append(el("p", { class: "browsing", text: t("Move {k} of {n}: an earlier position", { k: browsing.ply, n: match.ply }) }));
     else if (input) {
-      let prompt = t("start a move");
-      if (input.clicked.length) {
-        prompt = input.needsConfirm || input.complete !== null
-          ? t("confirm", { move: match.legal_moves[input.complete].notation })
-          : t("go on", { steps: input.clicked.join(" "), n: input.candidates.length });
-      }
-      lines.append(el("p", { class: "prompt", text: prompt }));
+      const notations = match.legal_moves.map((m) => m.notation);
+      lines.append(el("p", { class: "prompt", text: input.prompt(t, notations, match.step_names || {}) }));
     }
     if (message) lines.append(el("p", { class: "message", role: "status", text: message }));
     panel.append(lines);
 
-    // Clicks that have no place on the board: Done, a step back, pass or roll.
+    // Done, a step back, the coordinates.
     const controls = el("div", { class: "controls" });
     if (browsing) {
-      controls.append(el("button", { "data-action": "live", text: t("back to game"), onclick: () => { browsing = null; message = ""; render(); } }));
+      controls.append(el("button", { "data-action": "live", text: t("Back to the game"), onclick: () => { browsing = null; message = ""; render(); } }));
     } else if (input) {
-      controls.append(el("button", { "data-action": "done", disabled: input.complete === null || sending, text: t("done"), onclick: done }));
-      controls.append(el("button", { "data-action": "back", disabled: !input.clicked.length, text: t("take back step"), onclick: back }));
-      for (const b of match.buttons || []) {
-        const usable = input.isClickable(b.id);
-        controls.append(el("button", { "data-step": b.id, class: "step-button" + (usable ? " clickable" : ""),
-          disabled: !usable || sending, text: localized(b.text), onclick: () => clickStep(b.id) }));
-      }
+      controls.append(el("button", { "data-action": "done", disabled: input.complete === null || sending, text: t("Done"), onclick: done }));
+      controls.append(el("button", { "data-action": "back", disabled: !input.clicked.length, text: t("Take back a step"), onclick: back }));
+    }
+    // (a board that writes its own coordinates, or whose places have no ids to show, has none)
+    if (drawing && (drawing.edge.length || drawing.cells.length)) {
+      const shown = board.querySelectorAll("svg .coordinates text").length > 0;
+      controls.append(el("button", { "data-action": "coordinates", "aria-pressed": String(shown), text: t("Coordinates"),
+        onclick: () => {
+          shownCoordinates = !shown;
+          try { localStorage.setItem("nomv.coordinates", shownCoordinates ? "on" : "off"); } catch (e) { /* not kept */ }
+          render();
+        } }));
     }
     panel.append(controls);
 
@@ -304,58 +321,52 @@ export function matchPage(root, matchId, me, onChange) {
     const actions = el("div", { class: "actions" });
     const mine = match.you || [];
     if (match.status === "active" && mine.length) {
-      actions.append(el("button", { "data-action": "resign", text: t("resign"), onclick: () => act("resign", {}, t("resign sure")) }));
+      actions.append(el("button", { "data-action": "resign", text: t("Resign"), onclick: () => act("resign", {}, t("Resign this match?")) }));
       const offer = match.draw_offer || [];
       if (offer.length && !mine.some((s) => offer.includes(s))) {
-        const by = match.seats[offer[0] - 1];
-        actions.append(el("p", { text: t("draw offered", { name: seatName(by) }) }));
-        actions.append(el("button", { "data-action": "accept-draw", text: t("accept draw"), onclick: () => act("draw", { action: "accept" }) }));
-        actions.append(el("button", { "data-action": "decline-draw", text: t("decline draw"), onclick: () => act("draw", { action: "decline" }) }));
-      } else if (offer.length) {
-        actions.append(el("p", { text: t("you offered draw") }));
-      } else {
-        actions.append(el("button", { "data-action": "offer-draw", text: t("offer draw"), onclick: () => act("draw", { action: "offer" }) }));
+        actions.append(el("button", { "data-action": "accept-draw", text: t("Accept the draw"), onclick: () => act("draw", { action: "accept" }) }));
+        actions.append(el("button", { "data-action": "decline-draw", text: t("Decline"), onclick: () => act("draw", { action: "decline" }) }));
+      } else if (!offer.length) {
+        actions.append(el("button", { "data-action": "offer-draw", text: t("Offer a draw"), onclick: () => act("draw", { action: "offer" }) }));
       }
       const back = match.takeback;
       if (back && !mine.some((s) => (back.agreed || []).includes(s))) {
-        actions.append(el("p", { text: t("takeback asked", { name: seatName(match.seats[back.by - 1]) }) }));
-        actions.append(el("button", { "data-action": "accept-takeback", text: t("accept takeback"), onclick: () => act("takeback", { action: "accept" }) }));
-        actions.append(el("button", { "data-action": "refuse-takeback", text: t("refuse takeback"), onclick: () => act("takeback", { action: "decline" }) }));
-      } else if (back) {
-        actions.append(el("p", { text: t("you asked takeback") }));
-      } else if (match.ply > 0) {
-        actions.append(el("button", { "data-action": "takeback", text: t("ask takeback"), onclick: () => act("takeback", { action: "ask" }) }));
+        actions.append(el("button", { "data-action": "accept-takeback", text: t("Allow the takeback"), onclick: () => act("takeback", { action: "accept" }) }));
+        actions.append(el("button", { "data-action": "refuse-takeback", text: t("Refuse"), onclick: () => act("takeback", { action: "decline" }) }));
+      } else if (!back && match.ply > 0) {
+        actions.append(el("button", { "data-action": "takeback", text: t("Ask to take back"), onclick: () => act("takeback", { action: "ask" }) }));
       }
     }
     if (match.status === "waiting" && mine.length) {
       const seat = match.seats.find((s) => s.you);
       if (seat && !seat.accepted) {
-        actions.append(el("button", { "data-action": "accept", text: t("accept"), onclick: () => act("accept", {}) }));
-        actions.append(el("button", { "data-action": "decline", text: t("decline"), onclick: () => act("decline", {}) }));
+        actions.append(el("button", { "data-action": "accept", text: t("Accept"), onclick: () => act("accept", {}) }));
+        actions.append(el("button", { "data-action": "decline", text: t("Decline"), onclick: () => act("decline", {}) }));
       }
-      actions.append(el("button", { "data-action": "cancel", text: t("cancel match"), onclick: () => act("cancel", {}) }));
+      actions.append(el("button", { "data-action": "cancel", text: t("Cancel the match"), onclick: () => act("cancel", {}) }));
     }
     if (match.status === "ended") {
-      actions.append(el("a", { href: `/api/matches/${matchId}/record`, "data-action": "record", text: t("record") }));
+      actions.append(el("a", { href: `/api/matches/${matchId}/record`, "data-action": "record", text: t("Download the record") }));
     }
     panel.append(actions);
 
     // The move list: a click shows the position after that move.
-    const list = el("ol", { class: "moves", "aria-label": t("moves") });
+    const list = el("ol", { class: "moves", "aria-label": t("Moves") });
     match.moves.forEach((notation, k) => {
       const shownPly = browsing ? browsing.ply : match.ply;
       list.append(el("li", {},
         el("button", { class: "move" + (shownPly === k + 1 ? " current" : ""), "data-ply": k + 1,
                        text: notation, onclick: () => browse(k + 1) })));
     });
-    panel.append(el("h2", { text: t("moves") }), el("button", { class: "move start", "data-ply": 0, text: "0", onclick: () => browse(0) }), list);
+    panel.append(el("h2", { text: t("Moves") }), el("button", { class: "move start", "data-ply": 0, text: "0", onclick: () => browse(0) }), list);
   }
 
   function duration(seconds) {
-    if (seconds >= 86400) return `${Math.floor(seconds / 86400)}${t("days")} ${Math.floor((seconds % 86400) / 3600)}${t("hours")}`;
-    if (seconds >= 3600) return `${Math.floor(seconds / 3600)}${t("hours")} ${Math.floor((seconds % 3600) / 60)}${t("minutes")}`;
-    if (seconds >= 60) return `${Math.floor(seconds / 60)}${t("minutes")} ${Math.floor(seconds % 60)}s`;
-    return `${Math.floor(seconds)}s`;
+    const s = Math.floor(seconds % 60), m = Math.floor((seconds % 3600) / 60), h = Math.floor((seconds % 86400) / 3600);
+    if (seconds >= 86400) return t("{d}d {h}h", { d: Math.floor(seconds / 86400), h });
+    if (seconds >= 3600) return t("{h}h {m}min", { h: Math.floor(seconds / 3600), m });
+    if (seconds >= 60) return t("{m}min {s}s", { m: Math.floor(seconds / 60), s });
+    return t("{s}s", { s: Math.floor(seconds) });
   }
 
   load().then(connect);

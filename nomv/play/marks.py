@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from .languages import localized
+from ..languages import localized
 
 Box = tuple[float, float, float, float]
 
@@ -64,7 +64,9 @@ def _flat_box(raw: list) -> Box | None:
     return float(min(xs)), float(min(ys)), float(max(xs)), float(max(ys))
 
 
-def _points(item: Mapping) -> list[tuple[float, float]]:
+def points_of(item: Mapping) -> list[tuple[float, float]]:
+    """A polygon's or a line's points, as pairs ({x1, y1, x2, y2, ...} or {{x1, y1}, ...}); [] when
+    any is not a finite number."""
     raw = item.get("points")
     if not isinstance(raw, list):
         return []
@@ -93,7 +95,7 @@ def item_box(item: Any) -> Box | None:
             box = _flat_box(raw)
             if box is not None:
                 return box
-        pts = _points(item)
+        pts = points_of(item)
         if len(pts) < 2:
             return None
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
