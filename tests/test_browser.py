@@ -181,7 +181,7 @@ def test_a_move_is_one_message_and_the_page_draws_its_answer_without_asking_agai
 
     # The socket closed (and kept from opening again): the move goes as one POST, and its
     # answer is drawn as it is: still no look at the match.
-    alice.context.route_web_socket(re.compile(r".*/live$"), lambda ws: ws.close())
+    alice.context.route_web_socket(re.compile(r".*/live(\?.*)?$"), lambda ws: ws.close())   # (?lang=)
     alice.page.reload()
     alice.page.wait_for_selector("#board[data-ply='1'] svg [data-step]")
     bob_move = bob.api.match(match_id)["legal_moves"][0]
