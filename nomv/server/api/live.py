@@ -189,8 +189,10 @@ async def _follow(websocket: WebSocket, sub, first: Shown, match_id: int, curren
                     found = await run_in_threadpool(s.rounds.shown_at, match_id, current, at_least, lang)
                 shown = found
             sent = last["sent"]
-            if shown is sent or shown.version < sent.version:
+            if "resync" not in kinds and (shown is sent or shown.version < sent.version):
                 continue           # (nothing new for this viewer: a move's answer, an offer declined)
+            # (after a resync the page is sent the match as read afresh, news or not: it may
+            # have missed something, and it is told so; that happens only after a break)
             last["sent"] = shown
             await websocket.send_text(shown.push(kinds))
             s.live.pushes_sent += 1
