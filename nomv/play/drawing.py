@@ -183,6 +183,8 @@ def geometry(item: Any) -> dict[str, Any] | None:
 def _n(v: float) -> float:
     """A number as short as it can be written: whole numbers as ints, others to 6 decimals
     (a drawing crosses the network after every move)."""
+    if type(v) is int and -2**53 < v < 2**53:
+        return v                # most coordinates of most boards: nothing to round
     r = round(float(v), 6)
     return int(r) if r.is_integer() and abs(r) < 2**53 else r
 

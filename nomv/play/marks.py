@@ -64,12 +64,21 @@ def _flat_box(raw: list) -> Box | None:
     return float(min(xs)), float(min(ys)), float(max(xs)), float(max(ys))
 
 
+_PLAIN_NUMBERS = {int, float}
+
+
 def points_of(item: Mapping) -> list[tuple[float, float]]:
     """A polygon's or a line's points, as pairs ({x1, y1, x2, y2, ...} or {{x1, y1}, ...}); [] when
     any is not a finite number."""
     raw = item.get("points")
     if not isinstance(raw, list):
         return []
+    if type(raw) is list and len(raw) % 2 == 0 and set(map(type, raw)) <= _PLAIN_NUMBERS:
+        # the common case, done by the interpreter's own loops: a flat list of plain numbers
+        if not math.isfinite(sum(raw)):
+            return []
+        flat = list(map(float, raw))
+        return list(zip(flat[0::2], flat[1::2]))
     if raw and isinstance(raw[0], (list, tuple)):
         pairs = [(p[0], p[1]) for p in raw if isinstance(p, (list, tuple)) and len(p) >= 2]
     else:

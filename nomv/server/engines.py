@@ -36,6 +36,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+import orjson
+
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError, StaleStateError
 from ..languages import is_text
 from ..play.drawing import drawing
@@ -325,8 +327,13 @@ class _Loaded:
 
 
 def json_size(value: Any) -> int:
-    """The length of a value's JSON: what sending it costs, and about what keeping it does."""
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=repr))
+    """The length of a value's JSON in bytes: what sending it costs, and about what keeping it
+    does (orjson: the standard library's cost a tenth of a move's CPU)."""
+    try:
+        return len(orjson.dumps(value, default=repr, option=orjson.OPT_NON_STR_KEYS))
+    except (TypeError, orjson.JSONEncodeError):
+        pass        # what orjson refuses (an int past 64 bits...): json words it with repr below
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=repr).encode())
 
 
 class _Positions:

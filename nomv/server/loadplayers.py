@@ -97,17 +97,21 @@ class Load:
     # -- the set-up ---------------------------------------------------------------------------
 
     async def _retried(self, call, ok=(200, 201)) -> Any:
-        """A set-up request, tried again after a broken connection."""
+        """A set-up request, tried again after a broken connection or a 503 (the server sheds
+        load while many matches are being created at once; a polite client waits and retries)."""
         import aiohttp
-        for attempt in range(6):
+        for attempt in range(12):
             try:
                 async with call() as r:
                     body = await r.read()
                     if r.status in ok:
                         return r.status, body
-                    raise RuntimeError(f"the server answered {r.status} to a set-up request: {body[:300]!r}")
+                    if r.status != 503:
+                        raise RuntimeError(f"the server answered {r.status} to a set-up request: "
+                                           f"{body[:300]!r}")
             except (aiohttp.ClientConnectionError, asyncio.TimeoutError):
-                await asyncio.sleep(0.2 * (attempt + 1))
+                pass
+            await asyncio.sleep(0.2 * (attempt + 1))
         raise RuntimeError("the server did not answer the bench's set-up requests")
 
     async def _account(self, session, url: str, i: int, sem: asyncio.Semaphore) -> Player:
