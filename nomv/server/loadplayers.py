@@ -263,6 +263,7 @@ class Load:
         if data["type"] == "moved":
             self.tally.landed += 1
         if self.measuring:
+            self.tally.requests += 1        # (a move's message over the socket is its one request)
             if data["type"] == "moved":
                 self.tally.moves += 1
                 self.tally.latencies.append(time.monotonic() - t)

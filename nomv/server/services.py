@@ -13,6 +13,7 @@ from .jobs import Jobs
 from .leases import Leases
 from .live import LiveHub
 from .mail import Mailer
+from .matches.answers import Budget
 from .matches.listings import Listings
 from .matches.lobby import Lobby
 from .matches.notify import Notifier
@@ -33,9 +34,11 @@ class Services:
         self.settings = settings
         self.store = Store(settings.db)
         self.store.migrate()
+        # --cache-mb: three quarters for the positions' views and the looks, a quarter for the
+        # answers the rounds keep (their JSON)
         self.engines = Engines(lambda sha: self.catalogue.script(sha), settings.cache_positions,
                                settings.cache_scripts, settings.limits, settings.processes,
-                               settings.cache_bytes, settings.max_look_bytes, settings.worker_memory)
+                               settings.cache_bytes * 3 // 4, settings.max_look_bytes, settings.worker_memory)
         self.catalogue = Catalogue(self.store, self.engines.describe)
         self.quotas = Quotas(self.store)
         self.jobs = Jobs(self.store, settings.jobs)
@@ -64,7 +67,8 @@ class Services:
         self.notifier = Notifier(self.live, self.mailer, settings, self.views.title)
         # (with SQLite this process is the database's only writer: the rounds' memory is the truth)
         self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier,
-                                   sole_writer=self.store.backend == "sqlite"), settings.cache_positions)
+                                   sole_writer=self.store.backend == "sqlite",
+                                   kept=Budget(settings.cache_bytes // 4)), settings.cache_positions)
         # A user's name or settings changed (on any process): the matches remembered show them
         # as they were.
         self.live.on_sessions_ended(lambda ended: self.rounds.forget_all() if ended.reason == "user" else None)

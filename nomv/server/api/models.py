@@ -514,7 +514,7 @@ class Health(Answer):
     version: str
     database: Literal["sqlite", "postgresql"]
     cached_positions: int
-    cached_bytes: int = Field(description="about the memory of what is kept of matches (views of positions and looks)")
+    cached_bytes: int = Field(description="about the memory of what is kept of matches (views of positions, looks, answers)")
     live_connections: int
     answers_made: int = Field(description="answers about matches made since the start (once per match "
                                            "version and viewer class)")

@@ -22,7 +22,7 @@ async def health(s: ServicesDep) -> dict[str, Any]:
     made once per match version and viewer class, and sent to every viewer of that class).
     (Answered on the event loop: it needs no request thread, so it answers while they are all busy.)"""
     return {"ok": True, "version": __version__, "database": s.store.backend,
-            "cached_positions": s.engines.cached(), "cached_bytes": s.engines.cached_bytes(),
+            "cached_positions": s.engines.cached(), "cached_bytes": s.engines.cached_bytes() + s.rounds.kept_bytes(),
             "live_connections": s.live.count(),
             "answers_made": s.rounds.made(), "pushes_sent": s.live.pushes_sent}
 

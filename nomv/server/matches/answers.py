@@ -60,6 +60,10 @@ class Shown:
         return b'{"type":"match","version":%d,"events":%s,"match":%s}' % (
             self.version, dumps(list(events)), self.body(t))
 
+    def size(self) -> int:
+        """About the bytes it keeps: its JSON, and the dict it was made from (as much again)."""
+        return 2 * (len(self._head) + len(self._tail))
+
     def push(self, events: tuple[str, ...]) -> str:
         """The push of these events as text, made once for every socket of the class (its
         seconds left as of the first)."""
@@ -79,3 +83,26 @@ class Count:
     def add(self) -> None:
         with self._lock:
             self.value += 1
+
+
+class Budget:
+    """The bytes that the answers kept by every round of this process may take together (the
+    operator's --cache-mb has a share of them).  An answer that does not fit is not kept: it is
+    made again when asked (a view of hundreds of kilobytes in each of many matches was kept
+    without bound)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self, n: int) -> bool:
+        with self._lock:
+            if self.used + n > self.limit:
+                return False
+            self.used += n
+            return True
+
+    def give(self, n: int) -> None:
+        with self._lock:
+            self.used -= n

@@ -38,7 +38,7 @@ from ..accounts import User
 from ..engines import Engines
 from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
-from .answers import Count, Shown
+from .answers import Budget, Count, Shown
 from .clock import deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
@@ -66,6 +66,8 @@ class Parts:
     sole_writer: bool = False
     #: How many answers were made (/api/health: each once per version and viewer class).
     made: Count = dataclasses.field(default_factory=Count)
+    #: The bytes that the answers kept by all rounds may take (Services: a quarter of --cache-mb).
+    kept: Budget = dataclasses.field(default_factory=lambda: Budget(64 * 2**20))
 
 
 class Round:
@@ -86,6 +88,7 @@ class Round:
         #: by viewer class (under _memory: requests read them without the round's lock).
         self.current: Match | None = None
         self._answers: dict[tuple, Shown] = {}
+        self._answer_bytes = 0  # what they take of parts.kept
         self._memory = threading.Lock()
         #: One answer made at a time: the viewers of a class asking at once wait and share it.
         self._making = threading.Lock()
@@ -127,7 +130,7 @@ class Round:
             if held is not None and m.row.version < held.row.version:
                 return
             if held is None or m.row.version != held.row.version:
-                self._answers = {}
+                self._drop_answers()
             self.current = m
             self.version = m.row.version
 
@@ -135,7 +138,13 @@ class Round:
         """What the round remembers of the match is no longer sure (changed elsewhere)."""
         with self._memory:
             self.current = None
-            self._answers = {}
+            self._drop_answers()
+
+    def _drop_answers(self) -> None:
+        """(under _memory)"""
+        self._answers = {}
+        self._parts.kept.give(self._answer_bytes)
+        self._answer_bytes = 0
 
     def fresh(self, at_least: int | None = None) -> Match:
         """The match now: what the round remembers when it is sure to be current (this process
@@ -168,8 +177,10 @@ class Round:
                           m.row.deadline if m.row.running else None)
             self._parts.made.add()
             with self._memory:
-                if self.current is not None and self.current.row.version == m.row.version:
+                if self.current is not None and self.current.row.version == m.row.version \
+                        and self._parts.kept.take(shown.size()):
                     self._answers[key] = shown
+                    self._answer_bytes += shown.size()
             return shown
 
     def _kept(self, m: Match, key: tuple) -> Shown | None:
@@ -502,7 +513,7 @@ class Rounds:
                 if len(self._rounds) > self.keep:     # the least recently used idle ones go
                     idle = (k for k, r in self._rounds.items() if r._pins == 0)
                     for old in list(itertools.islice(idle, len(self._rounds) - self.keep)):
-                        del self._rounds[old]
+                        self._rounds.pop(old).forget()
 
     @contextmanager
     def _acting(self, user: User, match_id: int) -> Iterator[Round]:
@@ -535,6 +546,10 @@ class Rounds:
     def made(self) -> int:
         """How many answers were made since the start (each once per version and viewer class)."""
         return self.parts.made.value
+
+    def kept_bytes(self) -> int:
+        """About the bytes of the answers the rounds keep."""
+        return self.parts.kept.used
 
     def forget_all(self) -> None:
         """Every round forgets the match it remembers (a user's name or settings changed: the
