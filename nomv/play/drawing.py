@@ -309,8 +309,10 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     out = Drawing()
     shapes: list[tuple[float, int, dict[str, Any]]] = []
     texts: list[tuple[float, int, dict[str, Any]]] = []
+    # (the facts' items are the scene's items that are tables: the same list when all are)
+    signatures = facts.signatures if facts is not None and len(facts.items) == len(items) else None
     for k, item in enumerate(items):
-        entry = _entry(item, k, not flags[k])
+        entry = _entry(item, k, not flags[k]) if signatures is None else _remembered_entry(item, k, not flags[k], signatures[k])
         if entry is not None:
             (texts if entry["draw"] == "text" else shapes).append((layer_of(item), k, entry))
     shapes.sort(key=lambda t: (t[0], t[1]))
@@ -353,6 +355,30 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     else:
         out.cells = _cell_ids(out.base, {sid: e for sid, (_l, e) in placed.items()})
     return out
+
+
+#: Entries of items seen before, by the item's signature and whether it stands beside the board:
+#: a server draws every move's scene, and most of a scene (a board's cells, the pieces that did
+#: not move) is what the scene before it was.  Bounded: emptied when it grows past this.
+_ENTRIES: dict[tuple[Any, bool], dict[str, Any] | None] = {}
+ENTRIES_KEPT = 20000
+
+
+def _remembered_entry(item: Any, k: int, side: bool, signature: Any) -> dict[str, Any] | None:
+    """:func:`_entry` of an item drawn before (its entry is never changed once made: a copy
+    with this index), else made and remembered."""
+    key = (signature, side)
+    found = _ENTRIES.get(key, _ENTRIES)
+    if found is _ENTRIES:
+        found = _entry(item, 0, side)
+        if len(_ENTRIES) >= ENTRIES_KEPT:
+            _ENTRIES.clear()
+        _ENTRIES[key] = found
+    if found is None:
+        return None
+    entry = dict(found)
+    entry["index"] = k
+    return entry
 
 
 def _entry(item: Any, k: int, side: bool) -> dict[str, Any] | None:
