@@ -28,7 +28,7 @@ def test_the_migrations_make_exactly_the_tables_of_the_code(backend, tmp_path, r
         with store.engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar_one()
-        assert version == "0004"
+        assert version == "0005c"
     finally:
         store.close()
 

@@ -3,6 +3,8 @@ engines, the catalogue, accounts, pushes, the match service's roles, computer pl
 The routers reach them through ``nomv.server.api.deps``."""
 from __future__ import annotations
 
+from typing import Any
+
 from .accounts import Accounts
 from .catalogue import Catalogue
 from .computer import Computer
@@ -45,11 +47,15 @@ class Services:
         self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier), settings.cache_positions)
         self.lobby = Lobby(self.tables, self.engines, self.catalogue, self.accounts, self.rounds,
                            self.notifier, settings)
-        self.listings = Listings(self.tables)
+        self.listings = Listings(self.tables, self._title)
         self.records = Records(self.tables, self.engines, self.catalogue, self.lobby)
         self.computer = Computer(self.tables, self.rounds, self.engines, settings.searches, self.leases)
         self.notifier.on_computer_turn = self.computer.wake
         self.uploads = Uploads(self.store, self.catalogue, self.engines.describe, settings)
+
+    def _title(self, sha256: str) -> Any:
+        entry = self.catalogue.by_sha(sha256)
+        return (entry.info or {}).get("title") if entry is not None else None
 
     def close(self) -> None:
         self.computer.close()

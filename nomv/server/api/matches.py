@@ -30,7 +30,7 @@ def create_match(body: NewMatch, base: BaseUrl, current: Me, s: ServicesDep) -> 
     player (`easy`, `medium`, `hard`, `random`, `mcts:1s`, ..., up to the server's limit).
     The match starts once every seat is taken and accepted."""
     created = s.lobby.create(current, body.game, body.options, body.variant, body.seats,
-                             body.time_per_move, body.rated)
+                             body.time_per_move, body.rated, body.clock)
     return with_links(created, base)
 
 
@@ -84,6 +84,14 @@ def play(body: MoveIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[s
 def resign(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
     """You lose; with more than two players, the others share the win."""
     return s.rounds.resign(current, match_id)
+
+
+@router.post("/matches/{match_id}/abort", **AS_SEEN, summary="Abort a match before every player has moved",
+             responses=errors(401, 404, 409, write=True))
+def abort(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """Ends a running match that no one wins or loses, while some player has made no move yet
+    (someone who never turns up; a wrong game chosen). Not rated."""
+    return s.rounds.abort(current, match_id)
 
 
 @router.post("/matches/{match_id}/draw", **AS_SEEN, summary="Offer, accept or decline a draw",

@@ -52,6 +52,13 @@ class MeChange(Body):
 TimePerMove = Annotated[float | str | None, Field(description="seconds (or \"12h\", \"3d\"); who runs out loses")]
 
 
+ClockIn = Annotated[str | dict[str, float] | None, Field(
+    description="a live time control instead of a time per move: minutes+seconds (\"5+3\") or "
+                "{\"base\": seconds, \"increment\": seconds}; each player's clock runs on their turn, "
+                "the increment is added after each of their moves, and who runs out loses",
+    examples=["5+3"])]
+
+
 class NewMatch(Body):
     game: str = Field(description="a catalogue name (GET /api/games) or a script's SHA-256",
                       examples=["trinim"])
@@ -62,6 +69,7 @@ class NewMatch(Body):
                                          "medium, hard, random, mcts:1s, mcts:5000it",
                              examples=[["alice", "bob"]])
     time_per_move: TimePerMove = None
+    clock: ClockIn = None
     rated: StrictBool | None = Field(None, description="default: rated when every seat is a person")
 
 
@@ -119,7 +127,8 @@ class UserOut(Answer):
 
 class UserRating(Answer):
     game: str
-    rating: float = Field(description="a cautious estimate: 60 × (μ − 3σ)")
+    rating: float = Field(description="a cautious estimate: 1000 + 40 × (μ − 3σ), never below 0")
+    provisional: bool = Field(description="too few games yet to say much")
     games: int
     wins: int
     draws: int
@@ -171,9 +180,10 @@ class GameInfo(GameOut):
 class StandingRow(Answer):
     rank: int
     name: str
-    rating: float = Field(description="a cautious estimate: 60 × (μ − 3σ)")
+    rating: float = Field(description="a cautious estimate: 1000 + 40 × (μ − 3σ), never below 0")
     mu: float
     sigma: float
+    provisional: bool = Field(description="too few games yet to say much")
     games: int
     wins: int
     draws: int
@@ -216,6 +226,13 @@ class Uploaded(Answer):
 Status = Literal["waiting", "active", "ended", "cancelled", "declined", "aborted"]
 
 
+class RatingChange(Answer):
+    seat: int
+    before: float
+    after: float
+    provisional: bool
+
+
 class Outcome(Answer):
     winner: int | None
     ranks: list[int] = Field(description="each seat's rank, 1 first; equal ranks share")
@@ -223,6 +240,8 @@ class Outcome(Answer):
     reason: str | None
     text: str = Field(description="the result in words")
     how: Literal["game", "resign", "timeout", "draw"]
+    ratings: list[RatingChange] | None = Field(None, description="a rated match: each player's rating "
+                                                                 "before and after it")
 
 
 class SeatOut(Answer):
@@ -267,6 +286,18 @@ class Takeback(Answer):
     agreed: list[int]
 
 
+class ClockOut(Answer):
+    base: float = Field(description="each player's time at the start (seconds)")
+    increment: float = Field(description="seconds added after each move")
+    left: list[float] = Field(description="each seat's time left now (seconds)")
+    running: int | None = Field(description="the seat whose clock runs")
+
+
+class TimeControl(Answer):
+    base: float
+    increment: float
+
+
 class MatchOut(Answer):
     id: int
     game: str
@@ -300,6 +331,7 @@ class MatchOut(Answer):
     time_per_move: float | None
     deadline: str | None
     seconds_left: float | None
+    clock: ClockOut | None = Field(None, description="a live time control's clocks (null: none)")
     created_at: str
     updated_at: str
     script_error: str | None = Field(description="why the game's script cannot go on here, if it failed")
@@ -360,6 +392,10 @@ class MySeat(ListedSeat):
 class MyMatch(Answer):
     id: int
     game: str
+    title: Any = Field(description="the game's title (a text, or a table of languages)")
+    rated: bool
+    time_per_move: float | None
+    clock: TimeControl | None
     status: Status
     ply: int
     to_move: int | None
@@ -375,9 +411,11 @@ class MyMatch(Answer):
 class Challenge(Answer):
     id: int
     game: str
+    title: Any = Field(description="the game's title (a text, or a table of languages)")
     options: dict[str, Any]
     variant: str | None
     time_per_move: float | None
+    clock: TimeControl | None
     rated: bool
     open_seats: list[int]
     invite: str = Field(description="the invitation's token: POST /api/invites/{token} takes the seat")

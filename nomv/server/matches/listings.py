@@ -2,16 +2,25 @@
 anyone may join, and the most recently changed."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..accounts import User
-from .clock import iso
-from .repository import RUNNING, WAITING, MatchTables
+from .clock import Fischer, iso
+from .repository import RUNNING, WAITING, MatchRow, MatchTables
 
 
 class Listings:
-    def __init__(self, tables: MatchTables):
+    def __init__(self, tables: MatchTables, title: Callable[[str], Any] = lambda sha256: None):
         self.tables = tables
+        #: A script's title (a text, or a table of languages) from its SHA-256: lists show it.
+        self.title = title
+
+    def _terms(self, r: MatchRow) -> dict[str, Any]:
+        """What a list says of a match besides its seats: its title, time and whether rated."""
+        clock = Fischer.of(r.clock)
+        return {"title": self.title(r.script_sha256) or r.game, "rated": r.rated,
+                "time_per_move": r.time_per_move,
+                "clock": {"base": clock.base, "increment": clock.increment} if clock else None}
 
     def mine(self, user: User, limit: int = 200) -> list[dict[str, Any]]:
         """The user's matches: those waiting for their move first (soonest deadline first),
@@ -26,7 +35,7 @@ class Listings:
             group = 0 if your_turn else 1 if to_answer else 2 if r.status in (RUNNING, WAITING) else 3
             order = (group, (r.deadline or float("inf")) if your_turn else 0, -r.updated_at)
             out.append((order, {
-                "id": r.id, "game": r.game, "status": r.status, "ply": r.ply,
+                "id": r.id, "game": r.game, **self._terms(r), "status": r.status, "ply": r.ply,
                 "to_move": r.to_move if r.running else None, "you": mine,
                 "your_turn": your_turn, "to_answer": to_answer,
                 "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec,
@@ -45,8 +54,7 @@ class Listings:
             open_seats = [s.seat for s in ss if s.kind == "open"]
             if not open_seats:
                 continue
-            out.append({"id": r.id, "game": r.game, "options": r.options, "variant": r.variant,
-                        "time_per_move": r.time_per_move, "rated": r.rated,
+            out.append({"id": r.id, "game": r.game, **self._terms(r), "options": r.options, "variant": r.variant,
                         "open_seats": open_seats, "invite": r.invite,
                         "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in ss],
                         "created_at": iso(r.created_at)})

@@ -17,7 +17,7 @@ from ..engines import Engines
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..settings import Settings
 from ..store import now
-from .clock import deadline, time_per_move
+from .clock import Fischer, deadline, time_control, time_per_move
 from .notify import Notifier
 from .repository import RUNNING, WAITING, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
 from .round import Rounds
@@ -50,21 +50,26 @@ class Lobby:
     # -- new matches ---------------------------------------------------------------------------
 
     def create(self, user: User, game: str, options: dict[str, Any] | None, variant: str | None,
-               seat_list: list[str], time_per_move: float | str | None, rated: bool | None) -> dict[str, Any]:
+               seat_list: list[str], time_per_move: float | str | None, rated: bool | None,
+               clock: Any = None) -> dict[str, Any]:
         """A new match: {"id", "status", "invite" (the token of its open seats, or None)}."""
         entry = self.game(game)
         seed = secrets.randbits(62)
         started = self.engines.start(entry.sha256, options or {}, variant, seed)
         match_seats = self.seats(seat_list, started["players"], user)
         return self.open(user, entry, started["options"], variant, started["players"], seed,
-                         match_seats, started["to_move"], time_per_move, rated, [])
+                         match_seats, started["to_move"], time_per_move, rated, [], clock)
 
     def open(self, user: User, entry: Entry, options: dict[str, Any], variant: str | None, players: int,
              seed: int, match_seats: list[SeatRow], to_move: int | None, tpm: float | str | None,
-             rated: bool | None, played: list[MoveRow]) -> dict[str, Any]:
+             rated: bool | None, played: list[MoveRow], clock: Any = None) -> dict[str, Any]:
         """Stores a new match (from its first position, or from the moves ``played`` of a
-        continued record); it starts at once when no seat waits for anyone."""
+        continued record); it starts at once when no seat waits for anyone.  ``clock``: a live
+        time control (base + increment), instead of a time per move."""
         seconds = time_per_move(tpm, self.settings.min_time_per_move)
+        control = time_control(clock)
+        if control is not None and seconds is not None:
+            raise Invalid("a match has a live clock or a time per move, not both: leave one out")
         computers = any(s.kind == "computer" for s in match_seats)
         if rated and computers:
             raise Invalid("a match with computer players is not rated: leave out rated, or set it to false")
@@ -72,12 +77,16 @@ class Lobby:
             raise Invalid("a match continued from a record is not rated (its seed is known)")
         rated = bool(rated if rated is not None else not computers and not played)
         active = all(s.accepted for s in match_seats)
+        fischer = None if control is None else Fischer.new(*control, players)
+        if fischer is not None and active:
+            fischer = fischer.started(now())
         invite = secrets.token_urlsafe(18) if any(s.kind == "open" for s in match_seats) else None
         new = NewMatch(script_sha256=entry.sha256, game=entry.name, options=options, variant=variant,
                        players=players, seed=seed, status=RUNNING if active else WAITING, to_move=to_move,
                        rated=rated, time_per_move=seconds,
-                       deadline=deadline(match_seats, to_move, seconds) if active else None,
-                       invite=invite, created_by=user.id)
+                       deadline=(None if not active else fischer.deadline(match_seats, to_move) if fischer
+                                 else deadline(match_seats, to_move, seconds)),
+                       invite=invite, created_by=user.id, clock=fischer.row() if fischer else None)
         with self.tables.change() as w:
             match_id = w.insert(new, match_seats, played, now())
         if active:
@@ -166,6 +175,10 @@ class Lobby:
             return
         values: MatchChange = {"status": RUNNING,
                                "deadline": deadline(m.seats, m.row.to_move, m.row.time_per_move)}
+        fischer = Fischer.of(m.row.clock)
+        if fischer is not None:
+            fischer = fischer.started(now())
+            values.update({"clock": fischer.row(), "deadline": fischer.deadline(m.seats, m.row.to_move)})
         user_ids = [s.user_id for s in m.seats if s.kind == "user"]
         if len(set(user_ids)) != len(user_ids):
             values["rated"] = False       # someone playing against themselves

@@ -23,7 +23,7 @@ from ..engines import SPECTATOR, Engines
 from ..errors import Invalid, NotFound, ScriptFailed
 from ..snapshots import WHOLE, Snapshot
 from ..store import now
-from .clock import iso
+from .clock import Fischer, iso
 from .repository import Match, MoveRow
 from .seating import role
 
@@ -96,6 +96,7 @@ class Views:
             if mv.expects is not None:
                 expects[mv.seat] = round(float(mv.expects), 3)
         t = now()
+        clock = Fischer.of(r.clock)
         out = {
             "id": r.id, "game": r.game, "title": info.get("title", r.game), "sha256": r.script_sha256,
             "options": r.options, "variant": r.variant, "players": r.players, "status": r.status,
@@ -116,6 +117,7 @@ class Views:
             "rated": r.rated, "time_per_move": r.time_per_move,
             "deadline": iso(r.deadline) if r.running else None,
             "seconds_left": max(0.0, round(r.deadline - t, 1)) if r.deadline and r.running else None,
+            "clock": clock.shown(m.seats, r.to_move if r.running else None, t) if clock else None,
             "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
             "script_error": error,
             "thinking": thinking if r.running else None,
