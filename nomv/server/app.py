@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 
 from .. import __version__
-from .api import accounts, challenges, games, live, matches, records, server
+from .api import accounts, challenges, games, live, matches, mylive, records, server
 from .api.errors import add_error_handlers
 from .guard import OriginGuard
 from .pages import add_pages
@@ -54,7 +54,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.services = services
     app.add_middleware(OriginGuard, public_url=settings.public_url)
     add_error_handlers(app)
-    for area in (server, accounts, games, matches, challenges, records, live):
+    for area in (server, accounts, games, matches, challenges, records, live, mylive):
         app.include_router(area.router)
     add_pages(app)
     return app

@@ -26,6 +26,15 @@ log = logging.getLogger("nomv.server")
 #: The NOTIFY channel of nomv's pushes.
 CHANNEL = "nomv_live"
 
+#: Keys of pushes that are not a match's (matches have ids from 1): the open challenges, and
+#: each user's own matches (the key -user_id).
+LOBBY = 0
+
+
+def user_channel(user_id: int) -> int:
+    """The key of the pushes about a user's matches (the lobby's "your turn" list)."""
+    return -user_id
+
 
 @dataclass(eq=False)
 class Subscription:

@@ -7,6 +7,7 @@
 ``challenges``  open challenges, invitations and their seats, accepting, declining, cancelling
 ``records``     a finished match's record, a desktop game continued online
 ``live``        the WebSocket of a match
+``mylive``      the WebSocket of a person's lobby (their matches, the open challenges)
 
 Beside them: ``deps`` (the dependencies: services, who asks, ids), ``models`` (the request and
 answer bodies, which make the OpenAPI page) and ``errors`` (the error answers).  A router is

@@ -79,11 +79,14 @@ def change_password(body: PasswordChange, request: Request, current: Me, s: Serv
     return {"ok": True}
 
 
-@router.get("/users/{name}", response_model=Profile, summary="A player's ratings", responses=errors(404))
+@router.get("/users/{name}", response_model=Profile, summary="A player's ratings and finished matches",
+            responses=errors(404))
 def profile(name: str, s: ServicesDep) -> dict[str, Any]:
-    """A player's ratings in each game they played rated matches of."""
+    """A player's ratings in each game they played rated matches of, and their latest
+    finished matches."""
     found = s.accounts.by_name(name)
     if found is None:
         raise NotFound(f"no user named {name!r}")
     with s.store.read() as db:
-        return {"name": found.name, "ratings": ratings.of_user(db, found.id)}
+        rows = ratings.of_user(db, found.id)
+    return {"name": found.name, "ratings": rows, "matches": s.listings.finished(found.id)}

@@ -135,9 +135,22 @@ class UserRating(Answer):
     losses: int
 
 
+class FinishedMatch(Answer):
+    id: int
+    game: str
+    title: Any
+    rated: bool
+    result: str | None
+    won: bool
+    drawn: bool
+    players: list[str]
+    ended_at: str | None
+
+
 class Profile(Answer):
     name: str
     ratings: list[UserRating] = Field(description="in each game of the player's rated matches")
+    matches: list[FinishedMatch] = Field(description="the latest finished matches, the latest first")
 
 
 # -- answers: games ------------------------------------------------------------------------------------

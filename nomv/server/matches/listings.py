@@ -45,6 +45,23 @@ class Listings:
         out.sort(key=lambda pair: pair[0])
         return [shown for _order, shown in out]
 
+    def finished(self, user_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        """A player's ended matches, the latest first: what their page lists."""
+        out = []
+        for listed in self.tables.of_user(user_id, 200):
+            r, ss = listed.row, listed.seats
+            if r.status != "ended":
+                continue
+            mine = [s.seat for s in ss if s.user_id == user_id]
+            ranks = (r.outcome or {}).get("ranks") or []
+            rank = min((ranks[k - 1] for k in mine if 0 < k <= len(ranks)), default=None)
+            out.append({"id": r.id, "game": r.game, "title": self.title(r.script_sha256) or r.game,
+                        "rated": r.rated, "result": (r.outcome or {}).get("text"),
+                        "won": rank == 1 and ranks.count(1) == 1, "drawn": rank == 1 and ranks.count(1) > 1,
+                        "players": [s.user or s.spec or s.kind for s in ss], "ended_at": iso(r.updated_at)})
+        out.sort(key=lambda x: x["ended_at"] or "", reverse=True)
+        return out[:limit]
+
     def challenges(self, limit: int = 100) -> list[dict[str, Any]]:
         """Matches waiting for players with a seat open to anyone: what the lobby offers to
         join (an open seat is open to everyone logged in, so its invitation is shown)."""

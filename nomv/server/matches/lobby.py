@@ -89,10 +89,12 @@ class Lobby:
                        invite=invite, created_by=user.id, clock=fischer.row() if fischer else None)
         with self.tables.change() as w:
             match_id = w.insert(new, match_seats, played, now())
+        m = self.tables.load(match_id)
+        assert m is not None, "just stored"
         if active:
-            m = self.tables.load(match_id)
-            assert m is not None, "just stored"
             self.notifier.changed(m, "start", acting=user)
+        else:           # a challenge: the lobbies of its players, and the open challenges
+            self.notifier.listed(m, "challenge")
         return {"id": match_id, "status": new.status, "invite": invite}
 
     # -- invitations and challenges ----------------------------------------------------------------
@@ -127,7 +129,9 @@ class Lobby:
                 raise Invalid(f"seat {seat} is not open; open seats: {free}")
             number = seat if seat is not None else free[0]
             self._change(m, {}, seat=(number, user.id))
-            self._start_if_ready(rnd.load(), user)
+            m = rnd.load()
+            if not self._start_if_ready(m, user):
+                self.notifier.changed(m, "seat taken", acting=user)
         return {"id": match_id, "seat": number}
 
     def accept(self, user: User, match_id: int) -> dict[str, Any]:
@@ -143,7 +147,8 @@ class Lobby:
             for number in pending:
                 self._change(m, {}, accepted=number)
                 m = rnd.load()
-            self._start_if_ready(m, user)
+            if not self._start_if_ready(m, user):
+                self.notifier.changed(m, "accepted", acting=user)
             return rnd.show(user)
 
     def decline(self, user: User, match_id: int) -> dict[str, Any]:
@@ -170,9 +175,10 @@ class Lobby:
             self.notifier.changed(after, "cancelled", acting=user)
             return rnd.show(user)
 
-    def _start_if_ready(self, m: Match, user: User) -> None:
+    def _start_if_ready(self, m: Match, user: User) -> bool:
+        """Starts the match if every seat is taken and accepted: whether it did."""
         if m.row.status != WAITING or not all(s.accepted and s.kind != "open" for s in m.seats):
-            return
+            return False
         values: MatchChange = {"status": RUNNING,
                                "deadline": deadline(m.seats, m.row.to_move, m.row.time_per_move)}
         fischer = Fischer.of(m.row.clock)
@@ -183,6 +189,7 @@ class Lobby:
         if len(set(user_ids)) != len(user_ids):
             values["rated"] = False       # someone playing against themselves
         self.notifier.changed(self._change(m, values), "start", acting=user)
+        return True
 
     @staticmethod
     def _seated(m: Match, user: User) -> None:
