@@ -325,6 +325,7 @@ class MatchOut(Answer):
     to_move: int | None
     seats: list[SeatOut]
     you: list[int] = Field(description="your seats")
+    creator: str | None = Field(None, description="who started the match (may cancel it while it waits)")
     viewer: int | Literal["spectator", "whole"] = Field(
         description="whose view this is: your seat, \"spectator\" or \"whole\" (ended)")
     outcome: Outcome | None = Field(description="null while the match runs")

@@ -105,6 +105,7 @@ class Views:
                        "spec": s.spec, "accepted": s.accepted, "you": s.seat in mine,
                        "expects": expects.get(s.seat)} for s in m.seats],
             "you": mine,
+            "creator": next((s.user for s in m.seats if s.user_id is not None and s.user_id == r.created_by), None),
             "viewer": "whole" if seen_by is WHOLE else "spectator" if seen_by == SPECTATOR else seen_by,
             "outcome": r.outcome,
             "view": shown.get("view"), "scene": shown.get("scene"), "marks": shown.get("marks", []),

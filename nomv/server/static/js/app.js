@@ -1,14 +1,21 @@
 // The pages' entry: the header (home, who is logged in, the language menu) and the page for
-// the address: the lobby at /, a match at /matches/<id>, an invitation at /invite/<token>.
+// the address: the lobby at /, a match at /matches/<id>, an invitation at /invite/<token>, the
+// upload page at /upload, your account at /account, a player's page at /users/<name>.
 import { get, post } from "./api.js";
 import { el, clear } from "./dom.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { invitePage, lobbyPage } from "./lobby.js";
 import { matchPage } from "./match.js";
+import { accountPage } from "./account.js";
+import { followTurns } from "./turns.js";
+import { uploadPage } from "./upload.js";
+import { userPage } from "./userpage.js";
 
 const header = document.getElementById("top");
 const main = document.getElementById("main");
 let current = null;          // the page shown (a match page to close when leaving)
+let turns = null;            // "your turn" across the site, while logged in
+let following = null;        // whose turns those are
 
 async function whoAmI() {
   try { return await get("/api/me"); } catch (e) { return null; }
@@ -22,7 +29,8 @@ function drawHeader(me) {
   header.append(
     el("a", { href: "/", class: "home", text: t("home") }),
     el("span", { class: "spacer" }),
-    me ? el("span", { class: "me", text: t("logged in as", { name: me.name }) }) : null,
+    me ? el("a", { href: "/upload", class: "nav", text: t("Upload") }) : null,
+    me ? el("a", { href: "/account", class: "me nav", text: t("logged in as", { name: me.name }) }) : null,
     me ? el("button", { "data-action": "logout", text: t("log out"), onclick: async () => {
       try { await post("/api/logout", {}); } catch (e) { /* logged out anyway */ }
       go("/");
@@ -31,17 +39,29 @@ function drawHeader(me) {
 }
 
 async function go(path, push = true) {
-  if (push && path !== location.pathname) history.pushState({}, "", path);
+  if (push && path !== location.pathname + location.search) history.pushState({}, "", path);
   if (current && current.close) current.close();
   current = null;
   const me = await whoAmI();
   drawHeader(me);
+  if ((me && me.name) !== following) {
+    if (turns) turns.close();
+    turns = me ? followTurns() : null;
+    following = me ? me.name : null;
+  }
+  document.title = "nomv";
+  if (turns) { turns.setListener(null); turns.retitle(); }
   document.documentElement.lang = lang;
   let m = /^\/matches\/(\d+)\/?$/.exec(location.pathname);
-  if (m) { current = matchPage(main, Number(m[1]), me); return; }
+  if (m) { current = matchPage(main, Number(m[1]), me, () => turns && turns.retitle(), go); return; }
+  if (/^\/upload\/?$/.test(location.pathname)) { await uploadPage(main, me); return; }
+  if (/^\/account\/?$/.test(location.pathname)) { await accountPage(main, me); return; }
+  m = /^\/users\/([^/]+)\/?$/.exec(location.pathname);
+  if (m) { await userPage(main, decodeURIComponent(m[1])); return; }
   m = /^\/invite\/([^/]+)\/?$/.exec(location.pathname);
   if (m) { await invitePage(main, me, decodeURIComponent(m[1]), go); return; }
-  await lobbyPage(main, me, go);
+  const lobby = await lobbyPage(main, me, go);
+  if (turns && lobby) turns.setListener(() => lobby.refresh());
 }
 
 // Links inside the pages change the page without reloading.

@@ -6,16 +6,18 @@ import { get, post } from "./api.js";
 import { draw } from "./board.js";
 import { el, clear } from "./dom.js";
 import { localized, t } from "./i18n.js";
+import { challengeTerms, ratedByDefault, timeChoice } from "./lobbyparts.js";
 
 const LEVELS = ["easy", "medium", "hard", "random"];
 
 export function loginForm(onDone) {
   const name = el("input", { name: "name", autocomplete: "username", required: true, maxlength: 32 });
   const password = el("input", { name: "password", type: "password", autocomplete: "current-password", required: true });
+  const email = el("input", { name: "email", type: "email", autocomplete: "email", maxlength: 254 });
   const message = el("p", { class: "message", role: "status" });
   async function go(register) {
     try {
-      if (register) await post("/api/users", { name: name.value, password: password.value });
+      if (register) await post("/api/users", { name: name.value, password: password.value, email: email.value.trim() || null });
       await post("/api/login", { name: name.value, password: password.value });
       onDone();
     } catch (e) {
@@ -25,6 +27,7 @@ export function loginForm(onDone) {
   const form = el("form", { class: "login", onsubmit: (e) => { e.preventDefault(); go(false); } },
     el("label", {}, t("name"), name),
     el("label", {}, t("password"), password),
+    el("label", { class: "optional" }, t("E-mail (optional, for “your turn” mails)"), email),
     el("div", { class: "buttons" },
       el("button", { type: "submit", "data-action": "login", text: t("log in") }),
       el("button", { type: "button", "data-action": "register", text: t("register"), onclick: () => go(true) })),
@@ -64,8 +67,9 @@ async function challenges(me, onJoined) {
       const by = c.seats.filter((s) => s.user).map((s) => s.user).join(", ");
       const mineAlready = c.seats.some((s) => s.user === (me && me.name));
       ul.append(el("li", {},
-        el("span", { class: "game", text: `${c.game} #${c.id}` }),
+        el("a", { class: "game", href: `/matches/${c.id}`, "data-match": c.id, text: `${localized(c.title, c.game)} #${c.id}` }),
         el("span", { class: "who", text: by }),
+        el("span", { class: "terms", text: challengeTerms(c) }),
         me && !mineAlready ? el("button", { "data-action": "join", "data-match": c.id, text: t("join"),
           onclick: async () => {
             try { const r = await post(`/api/invites/${encodeURIComponent(c.invite)}`, {}); onJoined(r.id || c.id); }
@@ -131,26 +135,34 @@ function newMatchForm(game, me, onCreated) {
   }
   if (playersOption) playersOption.node.addEventListener("change", makeSeats);
   makeSeats();
-  const time = el("select", { name: "time_per_move" },
-    el("option", { value: "", text: t("no limit") }),
-    ["5m", "1h", "12h", "1d", "3d"].map((v) => el("option", { value: v, text: v })));
+  const time = timeChoice();
   const rated = el("input", { type: "checkbox", name: "rated" });
+  const rateAsSeats = () => {
+    const people = ratedByDefault(seats.map((s) => s.read()));
+    rated.checked = people;
+    rated.disabled = !people;
+  };
+  seatsBox.addEventListener("change", rateAsSeats);
+  rateAsSeats();
   const message = el("div", { class: "message", role: "status" });
   async function submit(event) {
     event.preventDefault();
     clear(message);
+    message.className = "message";
     const body = { game: game.name, seats: seats.map((s) => s.read()) };
     if (variantSelect.value) body.variant = variantSelect.value;
     else {
       body.options = {};
       for (const o of options) body.options[o.spec.name] = o.read();
     }
-    if (time.value) body.time_per_move = time.value;
-    if (rated.checked) body.rated = true;
+    if (time.value.includes("+")) body.clock = time.value;
+    else if (time.value) body.time_per_move = time.value;
+    body.rated = rated.checked;
     try {
       const created = await post("/api/matches", body);
       if (created.invite_page) {
         const link = el("input", { class: "invite-link", readonly: true, value: created.invite_page, size: 48 });
+        message.className = "invitation";
         message.append(el("p", { text: t("invitation") }), link,
           el("button", { type: "button", "data-action": "copy", text: t("copy"),
             onclick: async (e) => {
@@ -207,11 +219,13 @@ export async function lobbyPage(root, me, go) {
   clear(root);
   const page = el("div", { class: "lobby" });
   root.append(page);
+  let mineBox = null;
   if (!me) page.append(loginForm(() => go(location.pathname)));
   else {
-    page.append(await myMatches(me));
+    page.append(mineBox = await myMatches(me));
   }
-  page.append(await challenges(me, (id) => go(`/matches/${id}`)));
+  let challengesBox = await challenges(me, (id) => go(`/matches/${id}`));
+  page.append(challengesBox);
   const gamesBox = el("section", { class: "games" }, el("h2", { text: t("games") }));
   page.append(gamesBox);
   let games = [];
@@ -230,6 +244,19 @@ export async function lobbyPage(root, me, go) {
     list.append(item);
   }
   gamesBox.append(list);
+  // (/?game=NAME opens that game, as the upload page links a new one)
+  const wanted = new URLSearchParams(location.search).get("Game");
+  const opened = wanted && [...list.children].find((li) => li.getAttribute("data-game") === wanted);
+  if (opened) { opened.querySelector("button").click(); opened.scrollIntoView(); }
+  return {
+    // The lists again, after a push: a challenge to you, a move, a seat taken.
+    async refresh() {
+      if (mineBox) { const fresh = await myMatches(me); mineBox.replaceWith(fresh); mineBox = fresh; }
+      const fresh = await challenges(me, (id) => go(`/matches/${id}`));
+      challengesBox.replaceWith(fresh);
+      challengesBox = fresh;
+    },
+  };
 }
 
 export async function invitePage(root, me, token, go) {

@@ -7,15 +7,20 @@ import { draw, keepTextsReadable } from "./board.js";
 import { el, clear } from "./dom.js";
 import { localized, t } from "./i18n.js";
 import { ILLEGAL, MoveInput, PLAY } from "./moveinput.js";
+import { Clocks } from "./clock.js";
+import { moveList, plyForKey } from "./movelist.js";
+import { actionButtons, flipButton, isFlipped, ratingChange, ratingText, turnTitle } from "./matchparts.js";
 
-export function matchPage(root, matchId, me, onChange) {
+export function matchPage(root, matchId, me, onChange, onRematch) {
   let match = null;           // the server's last answer: the match as you may see it
   let input = null;           // the move being clicked, when it is your turn
   let browsing = null;        // {ply, scene, marks} while an earlier position is shown
   let message = "";           // what the last click or request did
   let sending = false;
   let socket = null, retry = 0, closed = false, live = false;
-  const ratings = new Map();  // user name -> rating in this game
+  const ratings = new Map();  // user name -> {rating, provisional} in this game
+  let flipped = isFlipped(matchId);
+  const clocks = new Clocks(t, (seat) => match ? seatName(match.seats[seat - 1]) : "", () => load());
 
   // The board's root: data-ply (the position shown) and, once the match has ended, data-outcome.
   const board = el("div", { class: "board", id: "board", role: "img" });
@@ -30,6 +35,10 @@ export function matchPage(root, matchId, me, onChange) {
     if (event.target.closest("input, textarea, select")) return;
     if (event.key === "Enter") done();
     else if (event.key === "Escape") back();
+    else if (match && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      const ply = plyForKey(event.key, browsing ? browsing.ply : match.ply, match.ply);
+      if (ply !== null) { event.preventDefault(); browse(ply); }
+    }
   };
   document.addEventListener("keydown", onKey);
   const onResize = () => keepTextsReadable(board);
@@ -48,6 +57,8 @@ export function matchPage(root, matchId, me, onChange) {
       input = myTurn() ? new MoveInput(match.legal_moves) : null;
       if (browsing && browsing.ply > match.ply) browsing = null;
     }
+    clocks.set(match);
+    document.title = turnTitle(match, myTurn());
     loadRatings();
     render();
     onChange && onChange(match);
@@ -131,10 +142,13 @@ export function matchPage(root, matchId, me, onChange) {
   async function act(path, body, sure) {
     if (sure && !window.confirm(sure)) return;
     try {
-      update(await post(`/api/matches/${matchId}/${path}`, body), true);
+      const answer = await post(`/api/matches/${matchId}/${path}`, body);
+      // (every act answers the match as you see it; read it again should an answer not be one)
+      update(answer && Array.isArray(answer.seats) ? answer : await get(`/api/matches/${matchId}`), true);
       message = "";
     } catch (e) {
       message = e.message;
+      if (e.status === 409) { try { update(await get(`/api/matches/${matchId}`), true); } catch (err) { /* shown */ } }
     }
     render();
   }
@@ -143,6 +157,7 @@ export function matchPage(root, matchId, me, onChange) {
 
   async function browse(ply) {
     if (ply >= match.ply) { browsing = null; render(); return; }
+    if (browsing && browsing.ply === ply) return;
     try {
       const shown = await get(`/api/matches/${matchId}/positions/${ply}`);
       browsing = shown;
@@ -158,7 +173,7 @@ export function matchPage(root, matchId, me, onChange) {
         ratings.set(seat.user, null);
         get(`/api/users/${encodeURIComponent(seat.user)}`).then((profile) => {
           const row = (profile.ratings || []).find((r) => r.game === match.game);
-          ratings.set(seat.user, row ? row.rating : null);
+          ratings.set(seat.user, row || null);
           render();
         }).catch(() => {});
       }
@@ -196,6 +211,7 @@ export function matchPage(root, matchId, me, onChange) {
       if (highlights.includes(node.getAttribute("data-step"))) node.classList.add("clickable");
     }
     board.setAttribute("data-ply", String(browsing ? browsing.ply : match.ply));
+    board.classList.toggle("flipped", flipped);
     if (match.status === "ended" && match.outcome) board.setAttribute("data-outcome", JSON.stringify(match.outcome.ranks || []));
     else board.removeAttribute("data-outcome");
     board.setAttribute("aria-label", `${localized(match.title)}, ${t("moves")}: ${match.ply}`);
@@ -204,6 +220,17 @@ export function matchPage(root, matchId, me, onChange) {
     panel.append(el("h1", { class: "title", text: localized(match.title, match.game) }));
     panel.append(el("p", { class: "live " + (live ? "on" : "off"), text: live ? t("connected") : t("connection lost") }));
 
+    // The bar of the first screen (on a phone it stays above the board): whose turn it is or
+    // the result, in one line, and the clocks.
+    const bar = el("div", { class: "status turnbar" + (myTurn() ? " mine" : "") });
+    if (match.status === "ended") bar.append(el("p", { class: "result", "data-turn": "result", text: t("match over", { result: result(match.outcome) }) }));
+    else if (match.status === "active") {
+      const mover = match.seats[match.to_move - 1];
+      bar.append(el("p", { class: "turn", "data-turn": "turn", text: mover && mover.you ? t("your turn") : t("to move", { name: mover ? seatName(mover) : "?" }) }));
+    } else bar.append(el("p", { class: "turn", "data-turn": match.status, text: t(match.status) }));
+    bar.append(clocks.node);
+    panel.append(bar);
+
     // The seats, whose turn it is, ratings, the computer's estimate.
     const seats = el("ol", { class: "seats" });
     for (const seat of match.seats) {
@@ -211,7 +238,7 @@ export function matchPage(root, matchId, me, onChange) {
       const note = [];
       if (seat.you) note.push(t("you"));
       const rating = seat.user && ratings.get(seat.user);
-      if (typeof rating === "number") note.push(`${t("rating")} ${Math.round(rating)}`);
+      if (rating && typeof rating.rating === "number") note.push(`${t("rating")} ${ratingText(rating)}`);
       if (match.thinking === seat.seat) note.push(t("thinking"));
       else if (seat.kind === "computer" && typeof seat.expects === "number") {
         note.push(t("expects", { percent: Math.round(seat.expects * 100) }));
@@ -221,21 +248,13 @@ export function matchPage(root, matchId, me, onChange) {
         el("span", { class: "marker", text: turn ? "▶" : "" }),
         el("span", { class: "role", text: localized(seat.role) }),
         el("span", { class: "who", text: seatName(seat) }),
-        el("span", { class: "note", text: note.join(" · ") })));
+        el("span", { class: "note", text: note.join(" · ") }, ratingChange(match, seat.seat))));
     }
     panel.append(seats);
 
     // What is happening: the result, whose turn, the script's status line, the prompt.
-    const lines = el("div", { class: "status" });
-    if (match.status === "ended") lines.append(el("p", { class: "result", text: t("match over", { result: result(match.outcome) }) }));
-    else if (match.status === "active") {
-      const mover = match.seats[match.to_move - 1];
-      lines.append(el("p", { class: "turn", text: mover && mover.you ? t("your turn") : t("to move", { name: mover ? seatName(mover) : "?" }) }));
-    } else lines.append(el("p", { text: t(match.status) }));
-    if (scene && scene.status) lines.append(el("p", { class: "script-status", text: localized(scene.status) }));
-    if (match.seconds_left !== null && match.seconds_left !== undefined) {
-      lines.append(el("p", { class: "clock", text: t("seconds left", { time: duration(match.seconds_left) }) }));
-    }
+    const lines = el("div", { class: "notes" });
+    if (scene && scene.status && match.status !== "ended") lines.append(el("p", { class: "script-status", text: localized(scene.status) }));
     if (match.script_error) lines.append(el("p", { class: "error", text: t("script error", { error: match.script_error }) }));
     if (browsing) lines.append(el("p", { class: "browsing", text: t("looking back", { ply: browsing.ply, total: match.ply }) }));
     else if (input) {
@@ -263,6 +282,7 @@ export function matchPage(root, matchId, me, onChange) {
           disabled: !usable || sending, text: localized(b.text), onclick: () => clickStep(b.id) }));
       }
     }
+    controls.append(flipButton(flipped, (on) => { flipped = on; render(); }));
     panel.append(controls);
 
     // Resign, draws, takebacks, challenges.
@@ -292,35 +312,14 @@ export function matchPage(root, matchId, me, onChange) {
         actions.append(el("button", { "data-action": "takeback", text: t("ask takeback"), onclick: () => act("takeback", { action: "ask" }) }));
       }
     }
-    if (match.status === "waiting" && mine.length) {
-      const seat = match.seats.find((s) => s.you);
-      if (seat && !seat.accepted) {
-        actions.append(el("button", { "data-action": "accept", text: t("accept"), onclick: () => act("accept", {}) }));
-        actions.append(el("button", { "data-action": "decline", text: t("decline"), onclick: () => act("decline", {}) }));
-      }
-      actions.append(el("button", { "data-action": "cancel", text: t("cancel match"), onclick: () => act("cancel", {}) }));
-    }
+    actions.append(...actionButtons(match, me, act, onRematch));
     if (match.status === "ended") {
       actions.append(el("a", { href: `/api/matches/${matchId}/record`, "data-action": "record", text: t("record") }));
     }
     panel.append(actions);
 
     // The move list: a click shows the position after that move.
-    const list = el("ol", { class: "moves", "aria-label": t("moves") });
-    match.moves.forEach((notation, k) => {
-      const shownPly = browsing ? browsing.ply : match.ply;
-      list.append(el("li", {},
-        el("button", { class: "move" + (shownPly === k + 1 ? " current" : ""), "data-ply": k + 1,
-                       text: notation, onclick: () => browse(k + 1) })));
-    });
-    panel.append(el("h2", { text: t("moves") }), el("button", { class: "move start", "data-ply": 0, text: "0", onclick: () => browse(0) }), list);
-  }
-
-  function duration(seconds) {
-    if (seconds >= 86400) return `${Math.floor(seconds / 86400)}${t("days")} ${Math.floor((seconds % 86400) / 3600)}${t("hours")}`;
-    if (seconds >= 3600) return `${Math.floor(seconds / 3600)}${t("hours")} ${Math.floor((seconds % 3600) / 60)}${t("minutes")}`;
-    if (seconds >= 60) return `${Math.floor(seconds / 60)}${t("minutes")} ${Math.floor(seconds % 60)}s`;
-    return `${Math.floor(seconds)}s`;
+    panel.append(el("h2", { text: t("moves") }), moveList(match, browsing ? browsing.ply : match.ply, browse, t));
   }
 
   load().then(connect);
@@ -329,6 +328,7 @@ export function matchPage(root, matchId, me, onChange) {
     close() {
       closed = true;
       clearInterval(ping);
+      clocks.close();
       document.removeEventListener("keydown", onKey);
       window.removeEventListener("resize", onResize);
       if (socket) socket.close();

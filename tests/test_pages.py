@@ -1,0 +1,204 @@
+"""The pages a player lives in (issue 25), in a real headless Chromium with two people in two
+browser contexts: live clocks that tick, warn and run out (the server ends the match), the
+rating change on the finished page, a rematch that reaches the other player's lobby live with a
+marker in the tab's title, a challenge answered with Accept / Decline only, the move list by
+turns with its keys, turning the board around, a player's page; on a phone (390 px, in Italian)
+the turn and the clocks on the first screen, the New match form (rated as its seats are, days
+per move by default), the account page and the upload page (errors at their lines, a good
+script in the catalogue).  Screenshots of each page go to NOMV_SHOTS when it is set.
+
+Costs two browser contexts per test and one server shared with tests/test_browser.py's tests.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from serverlib import name
+from test_browser import DESKTOP, PHONE, Player, browser, server  # noqa: F401  (shared fixtures)
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = os.environ.get("NOMV_SHOTS")
+
+
+def shot(player: Player, what: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        player.page.screenshot(path=f"{SHOTS}/{what}.png", full_page=True)
+
+
+def italian(player: Player) -> None:
+    player.context.add_init_script("localStorage.setItem('nomv.lang', 'it')")
+
+
+def test_a_live_clock_runs_out_and_the_rematch_reaches_the_other_lobby(browser, server):  # noqa: F811
+    alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
+    a, b = alice.api, bob.api
+    # A challenge: the challenged player is offered Accept and Decline, never Cancel; the one
+    # who made it, Cancel.
+    mid = a.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [a.name, b.name],
+                                        "clock": {"base": 7, "increment": 0}}, 201)["id"]
+    bob.page.goto(f"{server.url}/matches/{mid}")
+    bob.page.wait_for_selector("[data-action=accept]")
+    assert bob.page.locator("[data-action=decline]").count() == 1
+    assert bob.page.locator("[data-action=cancel]").count() == 0
+    alice.page.goto(f"{server.url}/matches/{mid}")
+    alice.page.wait_for_selector("[data-action=cancel]")
+    assert alice.page.locator("[data-action=accept]").count() == 0
+    bob.page.click("[data-action=accept]")
+    alice.page.wait_for_selector("#board[data-ply='0'] svg [data-step]")
+    # Two clocks, the running one ticking; a few quick moves by both (each player's clock stops
+    # at their move); then alice lets hers run out.
+    assert alice.page.locator("[data-clock]").count() == 2
+    for ply, move in enumerate(["b2", "a1", "c3", "a3"]):
+        who = a if ply % 2 == 0 else b
+        who.ok("POST", f"/api/matches/{mid}/moves", {"ply": ply, "move": move})
+    alice.wait_ply(4, timeout=10)
+    first = alice.page.inner_text("[data-clock='1']")
+    alice.page.wait_for_function("([t]) => document.querySelector(\"[data-clock='1']\").textContent !== t",
+                                 arg=[first], timeout=3000)
+    assert "Your turn" in alice.page.inner_text("[data-turn]") and "● " in alice.page.title()
+    alice.page.wait_for_selector(".clock.warning [data-clock='1']", timeout=15_000)
+    shot(alice, "desktop-clock-warning")
+    for p in (alice, bob):          # the server ended it: both pages say so, by name
+        p.page.wait_for_selector("[data-turn=result]", timeout=15_000)
+        assert "ran out of time" in p.page.inner_text("[data-turn]")
+    assert a.match(mid)["outcome"]["how"] == "timeout"
+    assert alice.page.locator(".clock.running").count() == 0
+    # Rated (two people): each one's change, the winner's up.
+    changes = {int(e.get_attribute("data-rating-change")) for e in alice.page.query_selector_all("[data-rating-change]")}
+    assert len(alice.page.query_selector_all("[data-rating-change]")) == 2
+    assert max(changes) > 0 > min(changes)
+    # The move list: numbered by turns; Home, ←, →, End step through it.
+    assert alice.page.locator("table.moves tr").count() == 2
+    assert alice.page.inner_text("table.moves tr >> nth=1").startswith("2.")
+    for key, ply in (("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", 4)):
+        alice.page.keyboard.press(key)
+        alice.page.wait_for_selector(f"#board[data-ply='{ply}']", timeout=5000)
+    alice.page.click("[data-nav=first]")
+    alice.page.wait_for_selector("#board[data-ply='0']")
+    alice.page.click("[data-nav=last]")
+    alice.page.wait_for_selector("#board[data-ply='4']")
+    # Turning the board around, kept over a reload.
+    alice.page.click("[data-action=flip]")
+    alice.page.wait_for_selector("#board.flipped")
+    shot(alice, "desktop-finished-flipped")
+    alice.page.reload()
+    alice.page.wait_for_selector("#board.flipped[data-ply='4']")
+    # Bob waits in his lobby; alice asks for a rematch: it reaches his list without a reload,
+    # and his tab's title counts it.
+    bob.page.goto(f"{server.url}/")
+    bob.page.wait_for_selector(".my-matches")
+    bob.page.wait_for_function("() => !document.title.startsWith('(')", timeout=5000)
+    alice.page.click("[data-action=rematch]")
+    alice.page.wait_for_function("([old]) => location.pathname !== old", arg=[f"/matches/{mid}"], timeout=10_000)
+    rematch = int(alice.page.url.rsplit("/", 1)[1])
+    assert rematch != mid
+    assert a.match(rematch)["clock"]["base"] == 7 and [s["user"] for s in a.match(rematch)["seats"]] == [b.name, a.name]
+    bob.page.wait_for_selector(f".my-matches [data-match='{rematch}']", timeout=10_000)
+    bob.page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
+    assert "nullnull" not in bob.page.inner_text("body")
+    shot(bob, "desktop-lobby-challenged")
+    # He declines it: his page shows the match as declined, with no script error.
+    bob.page.click(f".my-matches [data-match='{rematch}']")
+    bob.page.click("[data-action=decline]")
+    bob.page.wait_for_selector("[data-turn=declined]")
+    alice.page.wait_for_selector("[data-turn=declined]", timeout=10_000)
+    # A player's page: ratings (provisional) and finished matches.
+    alice.page.goto(f"{server.url}/users/{b.name}")
+    alice.page.wait_for_selector(f".finished [data-match='{mid}']")
+    assert alice.page.inner_text(".ratings td.provisional").endswith("?")
+    shot(alice, "desktop-user-page")
+    alice.close()
+    bob.close()
+
+
+BROKEN = """-- a game with a mistake
+name = "broken"
+title = "Broken"
+players = 2
+function setup(
+  return {}
+end
+"""
+
+
+def test_a_phone_in_italian_the_bar_the_form_the_account_and_the_upload(browser, server):  # noqa: F811
+    alice = Player(browser, server, name("alice"), viewport=PHONE)
+    italian(alice)
+    bob = Player(browser, server, name("bob"))
+    a, b = alice.api, bob.api
+    mid = a.ok("POST", "/api/matches", {"game": "trinim", "seats": [b.name, a.name], "clock": "5+3"}, 201)["id"]
+    b.ok("POST", f"/api/matches/{mid}/accept")
+    b.ok("POST", f"/api/matches/{mid}/moves", {"ply": 0, "move": b.match(mid)["legal_moves"][0]["steps"]})
+    alice.open(mid)
+    page = alice.page
+    page.wait_for_selector("#board[data-ply='1']")
+    # On the first screen: whose turn it is and both clocks, above the board; nothing sideways.
+    for selector in ("[data-turn]", "[data-clock='1']", "[data-clock='2']"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], selector
+    assert page.locator("[data-turn]").bounding_box()["y"] < page.locator("#board svg.main").bounding_box()["y"]
+    assert "Tocca a te" in page.inner_text("[data-turn]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(alice, "phone-match-it")
+    # An abort while bob... alice has not moved: she may abort.
+    page.click("[data-action=abort]")
+    page.on("dialog", lambda d: d.accept())
+    # (the confirm was answered before the handler: click again now that it is set)
+    if page.locator("[data-action=abort]").count():
+        page.click("[data-action=abort]")
+    page.wait_for_selector("[data-turn=aborted]")
+    assert a.match(mid)["status"] == "aborted"
+    # The New match form: rated as its seats are, a correspondence time of days by default.
+    page.goto(f"{server.url}/?game=tictactoe")
+    page.wait_for_selector("form.new-match")
+    assert page.is_checked("form.new-match [name=rated]")
+    assert page.input_value("form.new-match [name=time]") == "3d"
+    page.select_option("form.new-match [name=seat-2]", "easy")
+    assert not page.is_checked("form.new-match [name=rated]")
+    page.select_option("form.new-match [name=seat-2]", "open")
+    assert page.is_checked("form.new-match [name=rated]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(alice, "phone-lobby-form-it")
+    page.click("form.new-match [data-action=create]")
+    page.wait_for_selector(".invitation .invite-link")
+    assert page.eval_on_selector(".invitation", "e => getComputedStyle(e).color") != "rgb(138, 28, 28)"
+    created = a.ok("GET", "/api/me/matches")[0]
+    assert created["time_per_move"] == 3 * 86400 and created["rated"] is True
+    # The open challenge, as others see it: its title and terms.
+    bob.page.goto(f"{server.url}/")
+    bob.page.wait_for_selector(f".challenges [data-match='{created['id']}']")
+    terms = bob.page.inner_text(f".challenges li:has([data-match='{created['id']}']) .terms")
+    assert "3 days per move" in terms and "Rated" in terms
+    # The account page: the e-mail address and the "your turn" e-mails.
+    page.goto(f"{server.url}/account")
+    page.fill("[name=email]", "alice@example.org")
+    page.uncheck("[name=notify]")
+    page.click("[data-action=save]")
+    page.wait_for_selector("text=Salvato.")
+    me = a.ok("GET", "/api/me")
+    assert me["email"] == "alice@example.org" and me["notify"] is False
+    shot(alice, "phone-account-it")
+    # The upload page: a broken script's error at its line, with the lines around it.
+    page.goto(f"{server.url}/upload")
+    page.fill("[name=source]", BROKEN)
+    page.click("[data-action=upload]")
+    page.wait_for_selector(".diagnostic .excerpt .at", timeout=60_000)
+    assert "function setup(" in page.inner_text(".diagnostic .excerpt") or "end" in page.inner_text(".diagnostic .excerpt")
+    shot(alice, "phone-upload-error-it")
+    good = (ROOT / "games" / "tictactoe.lua").read_text().replace("\n", "\n-- uploaded by a test\n", 1)
+    page.fill("[name=source]", good)
+    page.click("[data-action=upload]")
+    page.wait_for_selector("[data-uploaded]", timeout=60_000)
+    uploaded = page.get_attribute("[data-uploaded]", "data-uploaded")
+    page.wait_for_selector(f".my-games [data-game='{uploaded}']")
+    page.click("text=Inizia una partita")
+    page.wait_for_selector(f"[data-game='{uploaded}'] form.new-match")
+    shot(alice, "phone-upload-done-it")
+    assert json.dumps(alice.errors) == "[]"
+    alice.close()
+    bob.close()
