@@ -145,12 +145,9 @@ def test_a_phone_in_italian_the_bar_the_form_the_account_and_the_upload(browser,
     assert "Tocca a te" in page.inner_text("[data-turn]")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(alice, "phone-match-it")
-    # An abort while bob... alice has not moved: she may abort.
+    # Alice has not moved yet: she may abort (after saying she is sure).
+    page.once("dialog", lambda d: d.accept())
     page.click("[data-action=abort]")
-    page.on("dialog", lambda d: d.accept())
-    # (the confirm was answered before the handler: click again now that it is set)
-    if page.locator("[data-action=abort]").count():
-        page.click("[data-action=abort]")
     page.wait_for_selector("[data-turn=aborted]")
     assert a.match(mid)["status"] == "aborted"
     # The New match form: rated as its seats are, a correspondence time of days by default.

@@ -60,8 +60,7 @@ async function go(path, push = true) {
   if (m) { await userPage(main, decodeURIComponent(m[1])); return; }
   m = /^\/invite\/([^/]+)\/?$/.exec(location.pathname);
   if (m) { await invitePage(main, me, decodeURIComponent(m[1]), go); return; }
-  const lobby = await lobbyPage(main, me, go);
-  if (turns && lobby) turns.setListener(() => lobby.refresh());
+  await lobbyPage(main, me, go, (refresh) => turns && turns.setListener(refresh));
 }
 
 // Links inside the pages change the page without reloading.

@@ -215,7 +215,9 @@ async function gameDetails(game, me, onCreated) {
   return box;
 }
 
-export async function lobbyPage(root, me, go) {
+// (`live(refresh)` is told how to show the lists again after a push: a challenge to you, a move,
+// a seat taken)
+export async function lobbyPage(root, me, go, live = () => {}) {
   clear(root);
   const page = el("div", { class: "lobby" });
   root.append(page);
@@ -226,6 +228,12 @@ export async function lobbyPage(root, me, go) {
   }
   let challengesBox = await challenges(me, (id) => go(`/matches/${id}`));
   page.append(challengesBox);
+  live(async () => {
+    if (mineBox) { const fresh = await myMatches(me); mineBox.replaceWith(fresh); mineBox = fresh; }
+    const fresh = await challenges(me, (id) => go(`/matches/${id}`));
+    challengesBox.replaceWith(fresh);
+    challengesBox = fresh;
+  });
   const gamesBox = el("section", { class: "games" }, el("h2", { text: t("games") }));
   page.append(gamesBox);
   let games = [];
@@ -245,18 +253,9 @@ export async function lobbyPage(root, me, go) {
   }
   gamesBox.append(list);
   // (/?game=NAME opens that game, as the upload page links a new one)
-  const wanted = new URLSearchParams(location.search).get("Game");
+  const wanted = new URLSearchParams(location.search).get("game");
   const opened = wanted && [...list.children].find((li) => li.getAttribute("data-game") === wanted);
   if (opened) { opened.querySelector("button").click(); opened.scrollIntoView(); }
-  return {
-    // The lists again, after a push: a challenge to you, a move, a seat taken.
-    async refresh() {
-      if (mineBox) { const fresh = await myMatches(me); mineBox.replaceWith(fresh); mineBox = fresh; }
-      const fresh = await challenges(me, (id) => go(`/matches/${id}`));
-      challengesBox.replaceWith(fresh);
-      challengesBox = fresh;
-    },
-  };
 }
 
 export async function invitePage(root, me, token, go) {
