@@ -91,7 +91,7 @@ const WORDS = {
     "A notification when it is my turn (tab hidden)": "Una notifica quando tocca a me (scheda nascosta)",
     "A sound when it is my turn": "Un suono quando tocca a me",
     "Abort this match? It ends with no result.": "Annullare la partita? Finisce senza risultato.",
-    "Abort": "Annulla la partita",
+    "Abort": "Interrompi la partita",
     "Checking the script…": "Controllo dello script…",
     "Choose a .lua file or paste the script here.": "Scegli un file .lua o incolla qui lo script.",
     "Correspondence": "Per corrispondenza",

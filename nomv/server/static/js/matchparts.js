@@ -78,7 +78,7 @@ export function actionButtons(match, me, act, go) {
     }
   }
   if (match.status === "active" && match.ply < match.players) {
-    out.push(el("button", { "data-action": "abort", text: t("Abort"), onclick: () => act("Abort", {}, t("Abort this match? It ends with no result.")) }));
+    out.push(el("button", { "data-action": "abort", text: t("Abort"), onclick: () => act("abort", {}, t("Abort this match? It ends with no result.")) }));
   }
   if (["ended", "aborted", "declined", "cancelled"].includes(match.status) && match.seats.every((s) => s.kind !== "open")) {
     const message = el("span", { class: "message", role: "status" });

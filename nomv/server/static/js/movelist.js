@@ -34,8 +34,8 @@ export function moveList(match, shown, browse, t) {
   box.className = "move-list";
   const nav = document.createElement("div");
   nav.className = "move-nav";
-  const buttons = [["first", "⏮", 0, t("First position")], ["prev", "◀", Math.max(0, shown - 1), t("Previous move")],
-                   ["next", "▶", Math.min(match.ply, shown + 1), t("Next move")], ["last", "⏭", match.ply, t("Last move")]];
+  const buttons = [["first", "«", 0, t("First position")], ["prev", "‹", Math.max(0, shown - 1), t("Previous move")],
+                   ["next", "›", Math.min(match.ply, shown + 1), t("Next move")], ["last", "»", match.ply, t("Last move")]];
   for (const [action, icon, ply, label] of buttons) {
     const b = document.createElement("button");
     b.setAttribute("data-nav", String(action));
