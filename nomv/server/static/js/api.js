@@ -10,6 +10,7 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  /** @type {any} */
   const options = { method, credentials: "same-origin", headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";

@@ -65,7 +65,7 @@ async function go(path, push = true) {
 
 // Links inside the pages change the page without reloading.
 document.addEventListener("click", (event) => {
-  const a = event.target.closest("a[href^='/']");
+  const a = /** @type {Element} */ (event.target).closest("a[href^='/']");
   if (!a || a.getAttribute("data-action") === "record" || event.ctrlKey || event.metaKey || event.shiftKey) return;
   event.preventDefault();
   go(a.getAttribute("href"));

@@ -97,7 +97,7 @@ export class Clocks {
     for (const face of faces) {
       const time = this.node.querySelector(`[data-clock="${face.seat}"]`);
       if (!time) continue;
-      const box = time.parentNode;
+      const box = /** @type {HTMLElement} */ (time.parentNode);
       const text = face.out && face.running ? this.t("Time is up") : formatClock(face.left, this.t);
       if (time.textContent !== text) time.textContent = text;
       box.classList.toggle("running", face.running);

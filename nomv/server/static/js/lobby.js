@@ -38,7 +38,7 @@ export function loginForm(onDone) {
 function matchLine(m, me) {
   const others = (m.seats || []).filter((s) => s.user !== me.name)
     .map((s) => s.user || (s.kind === "computer" ? `${t("computer")} ${t(s.spec) || s.spec}` : t("open")));
-  const what = m.your_turn ? t("your turn") : m.to_answer ? t("challenge", { name: (m.seats.find((s) => s.seat === 1) || {}).user || "?" }) : t(m.status);
+  const what = m.your_turn ? t("your turn") : m.to_answer ? t("challenge", { name: (m.seats.find((s) => s.accepted && s.user && s.user !== me.name) || {}).user || "?" }) : t(m.status);
   return el("li", { class: m.your_turn ? "mine turn" : "mine" },
     el("a", { href: `/matches/${m.id}`, "data-match": m.id }, `${localized(m.title, m.game)} #${m.id}`),
     el("span", { class: "who", text: others.join(", ") }),
@@ -217,7 +217,8 @@ async function gameDetails(game, me, onCreated) {
 
 // (`live(refresh)` is told how to show the lists again after a push: a challenge to you, a move,
 // a seat taken)
-export async function lobbyPage(root, me, go, live = () => {}) {
+/** @param {(refresh: () => Promise<void>) => void} [live] */
+export async function lobbyPage(root, me, go, live = undefined) {
   clear(root);
   const page = el("div", { class: "lobby" });
   root.append(page);
@@ -228,7 +229,7 @@ export async function lobbyPage(root, me, go, live = () => {}) {
   }
   let challengesBox = await challenges(me, (id) => go(`/matches/${id}`));
   page.append(challengesBox);
-  live(async () => {
+  if (live) live(async () => {
     if (mineBox) { const fresh = await myMatches(me); mineBox.replaceWith(fresh); mineBox = fresh; }
     const fresh = await challenges(me, (id) => go(`/matches/${id}`));
     challengesBox.replaceWith(fresh);

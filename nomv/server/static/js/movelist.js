@@ -15,7 +15,7 @@ export function turnRows(moves, players, seats) {
   let row = null;
   moves.forEach((_, k) => {
     const seat = seats && seats[k];
-    const newTurn = !row || (seats ? seat !== undefined && seat <= seats[k - 1] : row.plies.length >= Math.max(1, players));
+    const newTurn = !row || (seats ? seat !== undefined && seat < seats[k - 1] : row.plies.length >= Math.max(1, players));
     if (newTurn) { row = { number: rows.length + 1, plies: [] }; rows.push(row); }
     row.plies.push(k + 1);
   });

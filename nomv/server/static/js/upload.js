@@ -2,7 +2,7 @@
 // errors shown at their lines with the lines around them; a good script joins the catalogue at
 // once (a link starts a match of it); the designer's own games listed.  The check may run as a
 // job (202 and /api/jobs/ID): the page then waits for it.
-import { ApiError, api, get } from "./api.js";
+import { ApiError, get } from "./api.js";
 import { clear, el } from "./dom.js";
 import { localized, t } from "./i18n.js";
 
