@@ -15,7 +15,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 
 from serverlib import name
 from test_browser import DESKTOP, PHONE, Player, browser, server  # noqa: F401  (shared fixtures)
