@@ -111,6 +111,13 @@ def test_a_live_clock_runs_out_and_the_rematch_reaches_the_other_lobby(browser, 
     alice.page.wait_for_selector(f".finished [data-match='{mid}']")
     assert alice.page.inner_text(".ratings td.provisional").endswith("?")
     shot(alice, "desktop-user-page")
+    # A visitor not logged in sees no "null" in the header (the first thing an invited friend sees).
+    visitor = browser.new_context(viewport=DESKTOP)
+    page = visitor.new_page()
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("form.login")
+    assert "null" not in page.inner_text("header")
+    visitor.close()
     alice.close()
     bob.close()
 

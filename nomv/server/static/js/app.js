@@ -26,7 +26,8 @@ function drawHeader(me) {
   const menu = el("select", { "aria-label": t("language"), "data-action": "language" },
     Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, selected: code === lang, text: name })));
   menu.addEventListener("change", () => { setLanguage(menu.value); go(location.pathname, false); });
-  header.append(
+  // (append() would write a null as the text "null": the parts a visitor has not are left out)
+  header.append(...[
     el("a", { href: "/", class: "home", text: t("home") }),
     el("span", { class: "spacer" }),
     me ? el("a", { href: "/upload", class: "nav", text: t("Upload") }) : null,
@@ -35,7 +36,7 @@ function drawHeader(me) {
       try { await post("/api/logout", {}); } catch (e) { /* logged out anyway */ }
       go("/");
     } }) : null,
-    menu);
+    menu].filter(Boolean));
 }
 
 async function go(path, push = true) {

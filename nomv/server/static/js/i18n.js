@@ -134,7 +134,8 @@ const WORDS = {
     "{n} h per move": "{n} h per mossa",
     "{n} min per move": "{n} min per mossa",
     "E-mail (optional, for “your turn” mails)": "E-mail (facoltativa, per gli avvisi «tocca a te»)",
-    "aborted": "annullata",
+    "aborted": "interrotta",
+    "Time control": "Tempo di gioco",
   },
 };
 

@@ -181,7 +181,7 @@ function newMatchForm(game, me, onCreated) {
     el("label", {}, `${t("variant")} `, variantSelect),
     options.length ? el("fieldset", {}, el("legend", { text: t("options") }), options.map((o) => o.node)) : null,
     el("fieldset", {}, el("legend", { text: t("seats") }), seatsBox),
-    el("label", {}, `${t("time per move")} `, time),
+    el("label", {}, `${t("Time control")} `, time),
     el("label", {}, rated, ` ${t("rated")}`),
     el("button", { type: "submit", "data-action": "create", text: t("start") }),
     message);
