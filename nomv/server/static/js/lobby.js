@@ -7,6 +7,7 @@ import { draw } from "./board.js";
 import { el, clear } from "./dom.js";
 import { localized, t } from "./i18n.js";
 import { challengeTerms, ratedByDefault, timeChoice } from "./lobbyparts.js";
+import { ratingText } from "./matchparts.js";
 
 const LEVELS = ["easy", "medium", "hard", "random"];
 
@@ -205,7 +206,7 @@ async function gameDetails(game, me, onCreated) {
     if (standing && standing.standings.length) {
       box.append(el("h3", { text: t("standings") }), el("table", { class: "standings" },
         el("tr", {}, ["#", t("name"), t("rating"), t("games played"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
-        standing.standings.map((r) => el("tr", {}, [r.rank, r.name, Math.round(r.rating), r.games, r.wins, r.draws, r.losses]
+        standing.standings.map((r) => el("tr", {}, [r.rank, r.name, ratingText(r), r.games, r.wins, r.draws, r.losses]
           .map((v) => el("td", { text: String(v) }))))));
     }
     if (me) box.append(newMatchForm(game, me, onCreated));
