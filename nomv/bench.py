@@ -16,6 +16,7 @@ registered with :func:`aim`.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from . import catalog
 from .game import Game, PlayoutStats
+from .worker import cpu_seconds
 
 RUNTIMES = ("jit", "5.4")
 RUNTIME_LABEL = {"jit": "LuaJIT", "5.4": "Lua 5.4"}
@@ -56,7 +58,7 @@ class Bench:
     open the window, what to compare with, and where to say what is being measured."""
 
     seconds: float = 1.0
-    games: list[str] | None = None
+    games: list[str] | None = None          # bundled games by name, or any script by its path
     gui: bool = True
     compare: list[str] = field(default_factory=list)
     progress: Callable[[str], None] = lambda text: None
@@ -101,26 +103,52 @@ def aim(check: Callable[[dict], list[dict]]):
 
 # -- measuring ----------------------------------------------------------------------------------
 
-def rate(call: Callable[[int, int], PlayoutStats], seconds: float) -> tuple[int, float, int, int]:
+def rate(call: Callable[[int, int], PlayoutStats], seconds: float,
+         clock: Callable[[], float] = time.process_time) -> tuple[int, float, int, int]:
     """Calls ``call(n, seed)`` (random games inside Lua) with growing n until `seconds` of CPU
-    time have passed; returns the games, the CPU seconds, the plies and the moves listed."""
-    n, games, plies, moves, start = 50, 0, 0, 0, time.process_time()
-    while time.process_time() - start < seconds:
+    time have passed (``clock``: the CPU time of the process that runs the games); returns the
+    games, the CPU seconds, the plies and the moves listed."""
+    n, games, plies, moves, start = 50, 0, 0, 0, clock()
+    while clock() - start < seconds:
         stats = call(n, games)
         games, plies, moves = games + stats.games, plies + stats.plies, moves + stats.moves
         n = min(n * 2, 20000)
-    return games, time.process_time() - start, plies, moves
+    return games, clock() - start, plies, moves
+
+
+def is_path(name: str) -> bool:
+    """Whether a --game names a script by its path rather than a bundled game by its name."""
+    return name.endswith(".lua") or "/" in name or os.sep in name
 
 
 def load(name: str, lua: str) -> Game:
-    """A game to measure, run in this process: its speed is then this process's CPU time, which
-    other programs busy on the machine change far less than the time on the clock.  (Bundled
-    scripts only: a worker process would guard against hangs, at the cost of that.)"""
+    """A game to measure.  A bundled script runs in this process: its speed is then this
+    process's CPU time, which other programs busy on the machine change far less than the time
+    on the clock.  Any other script runs in a worker process, which is stopped if the script
+    hangs (a loop LuaJIT compiled cannot be stopped in this process); its speed is then the CPU
+    time of that process (:func:`cpu_clock`)."""
+    if is_path(name) and catalog.find(name).origin != "bundled":
+        return Game.load(name, runtime=lua)
     return Game.load(name, runtime=lua, isolate=False)
 
 
-def bundled(bench: Bench) -> list[catalog.Found]:
-    return [f for f in catalog.all_games() if f.origin == "bundled" and bench.wants(f.name)]
+def cpu_clock(game: Game) -> Callable[[], float]:
+    """The CPU time of the process that runs ``game``'s script (this one, or its worker's)."""
+    if not game.isolated:
+        return time.process_time
+    engine: Any = game.engine
+
+    def worker_time() -> float:
+        pid = engine.process_id
+        return cpu_seconds(pid, time.process_time()) if pid else time.process_time()
+    return worker_time
+
+
+def measured(bench: Bench) -> list[catalog.Found]:
+    """The bundled games the run asks for (every one when it names none), then the scripts it
+    names by their path."""
+    found = [f for f in catalog.all_games() if f.origin == "bundled" and bench.wants(f.name)]
+    return found + [catalog.find(name) for name in bench.games or () if is_path(name)]
 
 
 @section("Random playouts (games/s) and move generation (legal moves listed/s)", key="playouts",
@@ -132,7 +160,7 @@ def playout_rows(bench: Bench) -> list[dict]:
     generated/s: random games whose every move comes from the full list of legal moves."""
     rows = []
     order = ["jit", "5.4", "length", "jit_moves", "5.4_moves", "branching"]
-    for found in bundled(bench):
+    for found in measured(bench):
         for variant in [None] + load(str(found.path), "jit").variants:
             figures = {}
             for lua in RUNTIMES:
@@ -154,11 +182,12 @@ def playout_rows(bench: Bench) -> list[dict]:
 def _random_game_figures(game: Game, variant: str | None, lua: str, seconds: float) -> dict:
     played = lambda n, seed: game.playout(n, seed=seed, variant=variant)        # noqa: E731
     listed = lambda n, seed: game.move_generation(n, seed=seed, variant=variant)  # noqa: E731
-    rate(played, seconds / 10)                                # warm up: LuaJIT compiles
-    rate(listed, seconds / 20)
-    games, took, plies, _ = rate(played, seconds)
+    clock = cpu_clock(game)
+    rate(played, seconds / 10, clock)                         # warm up: LuaJIT compiles
+    rate(listed, seconds / 20, clock)
+    games, took, plies, _ = rate(played, seconds, clock)
     out = {lua: round(games / took, 1), "length": round(plies / games, 1)}
-    _, took, plies, moves = rate(listed, seconds / 2)
+    _, took, plies, moves = rate(listed, seconds / 2, clock)
     out[f"{lua}_moves"] = round(moves / took)
     out["branching"] = round(moves / max(plies, 1), 1)
     return out
@@ -196,7 +225,7 @@ def mcts_rows(bench: Bench) -> list[dict]:
     game.  "open": the tree of hidden information or chance (a new determinisation each time)."""
     from .ai import MctsAgent
     rows = []
-    for found in bundled(bench):
+    for found in measured(bench):
         row: dict = {"game": found.name}
         mode = ""
         for lua in RUNTIMES:

@@ -188,6 +188,19 @@ def cmd_playout(args) -> int:
     return 0
 
 
+def cmd_profile(args) -> int:
+    from .profile import profile
+    if not args.seconds > 0:
+        raise UsageError("--seconds must be more than 0")
+    if args.max_plies < 1:
+        raise UsageError("--max-plies must be at least 1")
+    game = _load(args)
+    report = profile(game, _option_pairs(args.option), args.variant, seconds=args.seconds,
+                     seed=args.seed, max_plies=args.max_plies, text=True)
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.format())
+    return 0
+
+
 def cmd_perft(args) -> int:
     if args.depth < 0:
         raise UsageError("--depth must be 0 or more")
@@ -319,7 +332,13 @@ def cmd_render(args) -> int:
 
 def cmd_bench(args) -> int:
     if args.serve:
+        if args.against:
+            raise UsageError("--against measures the games' random playouts, not --serve")
         return _bench_serve(args)
+    if args.against:
+        return _bench_against(args)
+    if args.instructions:
+        raise UsageError("--instructions counts with --against REV")
     from . import bench
     if args.seconds is None:
         args.seconds = 1.0
@@ -330,15 +349,45 @@ def cmd_bench(args) -> int:
         pyspiel()                                   # not installed: say so before measuring
     bundled = [f.name for f in catalog.all_games() if f.origin == "bundled"]
     for name in args.game or ():
-        if name not in bundled:
+        if bench.is_path(name):
+            catalog.find(name)                      # no such file: say so before measuring
+        elif name not in bundled:
             from .options import suggestion
-            raise UsageError(f"nomv bench measures the bundled games; there is none named {name!r}"
+            raise UsageError(f"nomv bench measures the bundled games, or any script given by its path "
+                             f"(./{name}.lua); there is no bundled game named {name!r}"
                              f"{suggestion(name, bundled)}; games: {', '.join(bundled)}")
     progress = ((lambda text: print(f"  measuring {text}...", file=sys.stderr, flush=True)) if not args.json
                 else (lambda text: None))
     result = bench.run(args.seconds, args.game or None, gui=not args.no_gui, progress=progress,
                        compare=args.compare)
     print(json.dumps(result, indent=2) if args.json else bench.format_table(result))
+    return 0
+
+
+def _bench_against(args) -> int:
+    """nomv bench --against REV: the bundled games under REV and this tree, side by side."""
+    from . import against, bench
+    if args.compare:
+        raise UsageError("--against and --compare are separate runs: give one of them")
+    seconds = 1.0 if args.seconds is None else args.seconds
+    if seconds <= 0 or args.rounds < 1:
+        raise UsageError("--seconds must be more than 0 and --rounds at least 1")
+    bundled = [f.name for f in catalog.all_games() if f.origin == "bundled"]
+    games = []
+    for name in args.game or bundled:
+        if bench.is_path(name):
+            games.append(str(catalog.find(name).path.resolve()))
+        elif name in bundled:
+            games.append(name)
+        else:
+            from .options import suggestion
+            raise UsageError(f"there is no bundled game named {name!r}{suggestion(name, bundled)}; "
+                             f"games: {', '.join(bundled)}")
+    progress = ((lambda text: print(f"  {text}...", file=sys.stderr, flush=True)) if not args.json
+                else (lambda text: None))
+    result = against.run(args.against, games, runtime_name(args.lua), seconds, args.rounds, progress,
+                         instructions=args.instructions)
+    print(json.dumps(result, indent=2) if args.json else against.format_table(result))
     return 0
 
 
@@ -448,7 +497,7 @@ def cmd_match(args) -> int:
 
 def cmd_check(args) -> int:
     from .checker import check
-    if args.playouts < 1:
+    if args.playouts is not None and args.playouts < 1:
         raise UsageError("--playouts must be at least 1")
     if not args.seconds >= 0:
         raise UsageError("--seconds must be 0 or more")
@@ -460,10 +509,13 @@ def cmd_check(args) -> int:
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
                    extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1,
                    limits=args.limits, seconds=args.seconds)
+    # The end of the report: each script's speed, and nomv profile when a hook clearly dominates.
+    from .profile import check_speed, format_check_speed
+    speed = check_speed(report.scripts, _option_pairs(args.option) or None, args.limits)
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json.dumps({**report.to_json(), "speed": speed}, indent=2))
     else:
-        print(report.format())
+        print("\n".join([report.format(), *format_check_speed(speed)]))
     return 0 if report.ok else 1
 
 
@@ -500,17 +552,35 @@ def cmd_serve(args) -> int:
     for name in ("public_url", "smtp", "mail_from", "processes", "searches", "computer_seconds",
                  "computer_iterations", "cache_positions", "cache_scripts", "max_scripts",
                  "uploads_per_hour", "check_playouts", "min_time_per_move", "clock_interval",
-                 "session_days", "log_level", "workers"):
+                 "session_days", "log_level", "workers", "forwarded_allow_ips", "header_timeout",
+                 "body_timeout", "max_waiting", "jobs", "job_seconds", "max_record_moves",
+                 "imports_per_hour", "registrations_per_hour", "hashes", "max_matches",
+                 "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         value = getattr(args, name)
         if value is not None:
             setattr(settings, name, value)
-    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers"):
+    for option, name, unit in (("--cache-mb", "cache_bytes", 2**20), ("--max-look-kb", "max_look_bytes", 1024),
+                               ("--worker-memory-mb", "worker_memory", 2**20)):
+        value = getattr(args, option[2:].replace("-", "_"))
+        if value is not None:
+            if not value >= 0:
+                raise UsageError(f"{option} must not be negative")
+            setattr(settings, name, int(value * unit))
+    for name in ("processes", "searches", "cache_positions", "cache_scripts", "check_playouts", "workers",
+                 "max_waiting", "jobs", "max_record_moves", "imports_per_hour", "registrations_per_hour",
+                 "hashes", "max_matches", "watchers_per_match", "anonymous_sockets_per_address",
+                 "sockets_per_user"):
         if getattr(settings, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    if settings.worker_memory and settings.worker_memory < settings.memory_limit:
+        raise UsageError(f"--worker-memory-mb ({settings.worker_memory / 2**20:g}) must be at least the memory "
+                         f"of one game (--memory-mb, {settings.memory_limit / 2**20:g}), or 0 for no budget")
     if settings.workers > 1 and settings.backend != "postgresql":
         raise UsageError("--workers needs PostgreSQL (--db postgresql://...): SQLite cannot carry the live "
                          "pushes between processes")
-    for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days"):
+    for name in ("computer_seconds", "min_time_per_move", "clock_interval", "session_days", "header_timeout",
+                 "body_timeout", "job_seconds"):
         if not getattr(settings, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
     if args.max_script_kb is not None:
@@ -616,6 +686,23 @@ def _add_playout(sub, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_playout)
 
 
+def _add_profile(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv profile``."""
+    p = sub.add_parser("profile", parents=[common], help="where a script's random games spend their time",
+                       description="Play random games of a script for a few seconds and print where the "
+                                   "time goes: the share of each hook, the hottest lines of the script, "
+                                   "the tables allocated per ply, and advice for the costly patterns, "
+                                   f"each pointing at {catalog.doc('script-api.md')}. LuaJIT samples with "
+                                   "its own profiler (jit.profile); Lua 5.4 with a count hook.")
+    _add_game_args(p)
+    p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of sampled random games "
+                   "(default 3; then about a third of that counting lines and allocations)")
+    p.add_argument("--max-plies", type=int, default=100_000, help="stop a game after this many plies")
+    p.add_argument("--json", action="store_true", help="machine-readable output: hooks (name: share), "
+                   "lines ([{line, share}], hottest first), advice ([{text, doc}]) and the figures")
+    p.set_defaults(func=cmd_profile)
+
+
 def _add_match(sub, common: argparse.ArgumentParser) -> None:
     """The arguments of ``nomv match``."""
     p = sub.add_parser("match", parents=[common], help="play computer players against each other",
@@ -648,7 +735,8 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                                    "game and variant under LuaJIT and Lua 5.4, perft speed, the computer "
                                    "player's MCTS iterations/s, the window's frame time, and how they compare "
                                    f"with the speed aims ({catalog.doc('architecture.md')}).")
-    p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
+    p.add_argument("--game", action="append", metavar="NAME_OR_FILE",
+                   help="only this bundled game, or any script by its path (repeatable)")
     p.add_argument("--seconds", type=float, help="time per measurement (default 1; with --serve, per "
                    "configuration, default 20)")
     p.add_argument("--serve", action="store_true", help="measure nomv serve under load instead: its own "
@@ -663,6 +751,14 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
                    help="also play OpenSpiel's versions of the classic games in the same run "
                         "(needs pip install 'nomv[openspiel]')")
+    p.add_argument("--against", metavar="REV", help="instead: random games of the bundled games (or "
+                   "--game) under the git revision REV of nomv, installed in a temporary environment, "
+                   "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4)")
+    p.add_argument("--rounds", type=int, default=5, help="with --against: measurements of each game on "
+                   "each side (default 5)")
+    p.add_argument("--instructions", action="store_true", help="with --against: count the instructions "
+                   "a random game takes on each side instead (valgrind: slower, but a busy machine does "
+                   "not change the count)")
     p.add_argument("--no-gui", action="store_true", help="skip the frame-time measurement")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_bench)
@@ -699,13 +795,15 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
                                    f"The codes are explained in {catalog.doc('checker.md')}.")
     p.add_argument("scripts", nargs="+", metavar="SCRIPT", help="a .lua file or a game's name")
     from .checker.core import DEFAULT_PLAYOUTS, DEFAULT_SECONDS
-    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, metavar="N",
-                   help=f"random games of the default options at least (default {DEFAULT_PLAYOUTS}; "
+    p.add_argument("--playouts", type=int, default=None, metavar="N",
+                   help="random games of the default options checked ply by ply at least (default: "
+                        f"one, then as half the time budget allows; {DEFAULT_PLAYOUTS} with --seconds 0; "
                         "half for each variant, a tenth for each option's extreme)")
     p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
-                   help=f"then more random games until S seconds of CPU went into the defaults' games "
-                        f"(default {DEFAULT_SECONDS:g}; half for each variant, a tenth for each "
-                        "option's extreme); 0 plays only --playouts")
+                   help=f"CPU seconds of random games for the default options (default {DEFAULT_SECONDS:g}; "
+                        "half for each variant, a tenth for each option's extreme): half to games "
+                        "checked ply by ply, the rest to fast random games inside Lua with the cheap "
+                        "checks; 0 plays only the counts")
     p.add_argument("--seed", type=int, default=0, help="seed of the first random game (default 0)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="check only games with these options (repeatable)")
@@ -756,6 +854,33 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "an upload (default 10)")
     p.add_argument("--quick-check", action="store_true", help="check uploads with their default "
                    "options and variants only, not each option's extremes")
+    p.add_argument("--job-seconds", type=float, metavar="S", help="CPU seconds an upload's check or a "
+                   "record's replay may use (default 60; over it, it is refused)")
+    p.add_argument("--jobs", type=int, metavar="N", help="checks and replays run at once by this "
+                   "process (default 1; each user has one at a time)")
+    p.add_argument("--max-record-moves", type=int, metavar="N", help="most moves of a record continued "
+                   "online (default 2000)")
+    p.add_argument("--imports-per-hour", type=int, metavar="N", help="records a user may continue an "
+                   "hour (default 30)")
+    p.add_argument("--registrations-per-hour", type=int, metavar="N", help="accounts made from one "
+                   "address an hour (default 20)")
+    p.add_argument("--hashes", type=int, metavar="N", help="passwords hashed at once (argon2: its "
+                   "memory each; default 2); others wait their turn")
+    p.add_argument("--max-matches", type=int, metavar="N", help="matches a user may have created that "
+                   "wait for players or run (default 100)")
+    p.add_argument("--cache-mb", type=float, metavar="MB", help="memory of the server process for the "
+                   "positions and looks it keeps (default 256)")
+    p.add_argument("--max-look-kb", type=float, metavar="KB", help="largest view of a position sent to "
+                   "a player (default 1024; a bigger one is shown as the script's error)")
+    p.add_argument("--worker-memory-mb", type=float, metavar="MB", help="Lua memory of all the games of "
+                   "one worker process together (default 2048; over it, the scripts least recently "
+                   "used are unloaded; 0: no budget)")
+    p.add_argument("--watchers-per-match", type=int, metavar="N", help="WebSockets open on one match by "
+                   "others than its players, per process (default 200)")
+    p.add_argument("--anonymous-sockets-per-address", type=int, metavar="N", help="WebSockets without a "
+                   "login from one address, per process (default 20)")
+    p.add_argument("--sockets-per-user", type=int, metavar="N", help="WebSockets of one logged-in user, "
+                   "per process (default 50)")
     p.add_argument("--min-time-per-move", type=float, metavar="S", help="the shortest time per move a "
                    "match may ask for, in seconds (default 60)")
     p.add_argument("--clock-interval", type=float, metavar="S", help="how often to look for players "
@@ -764,6 +889,15 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "(default 30)")
     p.add_argument("--argon2", metavar="KIB,PASSES", help="the cost of password hashing (default "
                    "65536,3: 64 MiB and 3 passes)")
+    p.add_argument("--max-waiting", type=int, metavar="N", help="matches a user created that may wait "
+                   "for players at once: challenges and open seats (default 20)")
+    p.add_argument("--forwarded-allow-ips", metavar="IPS", help="the reverse proxies whose X-Forwarded-For "
+                   "and X-Forwarded-Proto are believed: addresses or networks, comma-separated, or * "
+                   "(default 127.0.0.1)")
+    p.add_argument("--header-timeout", type=float, metavar="S", help="seconds a connection may take to send "
+                   "a request's headers before it is closed (default 10)")
+    p.add_argument("--body-timeout", type=float, metavar="S", help="seconds a request's body may pause "
+                   "before the request is answered 408 (default 30)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="default info")
     p.set_defaults(func=cmd_serve)
 
@@ -796,6 +930,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(sub, common)
     _add_render(sub, common)
     _add_playout(sub, common)
+    _add_profile(sub, common)
     _add_match(sub, common)
     _add_bench(sub, common)
     _add_perft(sub, common)
@@ -823,7 +958,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.lua:
             runtime_name(args.lua)
         args.limits = _limits(args)
-        if args.command in ("playout", "perft"):
+        if args.command in ("playout", "perft", "profile"):
             # Long loops run inside Lua where Python cannot see Ctrl+C: let it end the process.
             signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:

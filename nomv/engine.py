@@ -173,13 +173,18 @@ COVERAGE_START = Request("coverage_start", _nothing)
 COVERAGE_PAUSE = Request("coverage_pause", _nothing)
 COVERAGE_STOP = Request("coverage_stop", _json_dict)
 MOVE_ADDED_AT = Request("move_added_at", _int_or_none, _plus_one)
+PROFILE = Request("profile", _json_dict)
+CHECK_GAMES = Request("check_games", _json_dict)
+CHECK_TRAIL = Request("check_trail", _json_dict)
+PLAY_CHANGED_AT = Request("play_changed_at", _json_dict_or_none, _plus_one)
 
 #: Every request by name (for batches): the one place where arguments are encoded for the wire
 #: and replies decoded.
 CODEC: dict[str, Request[Any]] = {r.name: r for r in (
     CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
     DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, STEPS_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
-    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT)}
+    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT, CHECK_GAMES,
+    CHECK_TRAIL, PLAY_CHANGED_AT, PROFILE)}
 
 
 @runtime_checkable
@@ -226,6 +231,8 @@ class Engine(Protocol):
     def move_generation(self, options: dict[str, Any], seed: list[int], games: int,
                         players: int, max_plies: int) -> dict[str, Any]: ...
     def perft(self, state: State, depth: int) -> int: ...
+    def profile(self, options: dict[str, Any], seed: list[int], seconds: float, players: int,
+                max_plies: int, full: bool = True) -> dict[str, Any]: ...
     def search_tree(self, seed: list[int], c: float | None = None,
                     playout_plies: int | None = None, max_nodes: int | None = None) -> State: ...
     def search(self, tree: State, state: State, players: int, history: list[str],
@@ -242,6 +249,11 @@ class Engine(Protocol):
     def coverage_pause(self) -> None: ...
     def coverage_stop(self) -> dict[str, Any]: ...
     def move_added_at(self, state: State, index: int) -> int | None: ...
+    # -- the checker's fast tier and blame (nomv/lua/host/checks.lua) -------------------------
+    def check_games(self, options: dict[str, Any], seed: list[int], games: int, players: int,
+                    max_plies: int) -> dict[str, Any]: ...
+    def check_trail(self) -> dict[str, Any]: ...
+    def play_changed_at(self, state: State, index: int) -> dict[str, Any] | None: ...
     def close(self) -> None: ...
 
 
@@ -405,6 +417,13 @@ class EngineBase:
     def perft(self, state: State, depth: int) -> int:
         return self._ask(PERFT, state, depth)
 
+    def profile(self, options: dict[str, Any], seed: list[int], seconds: float, players: int,
+                max_plies: int, full: bool = True) -> dict[str, Any]:
+        """Random games for about ``seconds`` of CPU time with their stacks sampled (and with
+        ``full``, a pass counting lines, calls and allocations, and a survey of the
+        positions): the raw figures that :mod:`nomv.profile` reads."""
+        return self._ask(PROFILE, options, seed, float(seconds), players, max_plies, full)
+
     def printed(self) -> list[str]:
         """Lines the script printed since the last call (print() is for the script's author)."""
         return self._ask(PRINTED)
@@ -438,6 +457,26 @@ class EngineBase:
         """The line of the script that added item ``index`` (from 0) to the list ``moves``
         returns for ``state``, when it can be told (a line hook: use Lua 5.4)."""
         return self._ask(MOVE_ADDED_AT, state, index)
+
+    def check_games(self, options: dict[str, Any], seed: list[int], games: int, players: int,
+                    max_plies: int) -> dict[str, Any]:
+        """Random games inside Lua with the cheap checks at every ply (the result's shape, the
+        player to move, a move while the game runs, a legal and well-formed random move, an
+        end within ``max_plies``): figures like :meth:`playout`'s, or the first mistake's
+        error, after which :meth:`check_trail` tells which game it was."""
+        return self._ask(CHECK_GAMES, options, seed, games, players, max_plies)
+
+    def check_trail(self) -> dict[str, Any]:
+        """The game the last :meth:`check_games` was playing: ``{game, ply, seed, moves}``
+        (its number from 1, the plies played, the seed of its setup and chance, its moves as
+        :meth:`moves` lists them; one more move than ``ply`` when playing the last failed)."""
+        return self._ask(CHECK_TRAIL)
+
+    def play_changed_at(self, state: State, index: int) -> dict[str, Any] | None:
+        """Where play(state, move ``index``) changes the state it is given: ``{line, path,
+        key, via}`` (``via``: the local it went through, ``{name, line}``), or None (a line
+        hook: use Lua 5.4)."""
+        return self._ask(PLAY_CHANGED_AT, state, index)
 
 
 class LuaEngine(EngineBase):

@@ -20,7 +20,12 @@ class ScriptError(NomvError):
     function that was running (``setup``, ``moves``, ...); ``kind`` is ``syntax``, ``error``,
     ``time`` or ``memory``; ``code`` is the checker's code for a broken contract (``E050``: a
     malformed move, ...; docs/checker.md), given by the host that found it, else None.
+    ``process_ended`` is ``died`` when the worker process running the script died under it (a
+    crash), ``stopped`` when the host killed it at the time limit: the other scripts of that
+    process lost their states too (a server runs them elsewhere); else None.
     """
+
+    process_ended: str | None = None
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None,
                  hook: str | None = None, kind: str = "error", code: str | None = None):

@@ -660,6 +660,16 @@ class Position:
             return _without_rng(self._earlier(ply, "state", compute))
         return _without_rng(self._memo("state", compute))
 
+    def drew_chance(self, since: int) -> bool:
+        """Whether the moves after the game's first ``since`` drew from its random generator
+        (a die, a card): the generator's position has moved since then.  Taking them back would
+        show a player what chance brings next."""
+        compute: Callable[[State], Any] = lambda s: self._engine.dump(s)  # noqa: E731
+        before = self._earlier(since, "state", compute) if since != self.ply else self._memo("state", compute)
+        after = self._memo("state", compute)
+        rng = [d.get("_rng") if isinstance(d, dict) else None for d in (before, after)]
+        return rng[0] != rng[1]
+
     def view(self, player: int, ply: int | None = None) -> Any:
         """The current state as ``player`` may know it: the game's ``view`` hook removes what
         that player must not see (another's hidden target, the order of the deck).  Player 0
@@ -751,6 +761,12 @@ class Position:
             self._redo.pop()
         else:
             self._redo.clear()
+
+    def forget_answers(self) -> None:
+        """Drops what the position remembers of its script's answers (asked again when needed):
+        a server keeping many positions drops those of one whose answers are too large to keep."""
+        self._cache = {}
+        self._earlier_memo.clear()
 
     def undo(self) -> Move:
         """Takes back the last move and returns it."""

@@ -44,6 +44,11 @@ class EnginePool:
     def processes(self) -> int:
         return len(self._workers)
 
+    @property
+    def workers(self) -> list[WorkerProcess]:
+        """The pool's worker processes (each says its scripts' Lua memory: ``lua_bytes``)."""
+        return list(self._workers)
+
     def engine(self, source: str, path: str, runtime: str | None = None,
                process: int | None = None) -> WorkerEngine:
         """The script's engine on the next process in turn, or on process number ``process``

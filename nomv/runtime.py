@@ -19,7 +19,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, NamedTuple
 
-from . import schema
+from . import blocks, schema
 from .errors import LimitError, NomvError, ScriptError
 from .limits import Limits, slowdown
 from .scriptlines import suggest_declared
@@ -28,8 +28,9 @@ LUA_DIR = Path(__file__).with_name("lua")
 #: The script library every game gets as ``nomv``, and the computer player's search.
 LIBRARY = ("rng", "util", "grid", "search")
 #: The parts of host.lua, in nomv/lua/host/.
-HOST_PARTS = ("limits", "json", "errors", "blame", "sandbox", "library", "loader", "hooks", "results",
-              "steps", "moves", "scene", "requests", "loops", "computer", "coverage")
+HOST_PARTS = ("limits", "json", "errors", "blame", "sandbox", "explain", "library", "loader", "hooks",
+              "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks",
+              "profile")
 
 #: Runtime names accepted by ``--lua`` and ``NOMV_LUA``, mapped to lupa's modules.
 RUNTIMES = {"jit": "lupa.luajit21", "luajit": "lupa.luajit21", "5.4": "lupa.lua54", "lua54": "lupa.lua54"}
@@ -99,6 +100,10 @@ class HostRuntime:
         self.call("init", {name: _source(f"{name}.lua") for name in LIBRARY}, schema.for_lua())
         self.call("set_limit", self.limits.time, slowdown())
         self.description = json.loads(self.call("load", source, path))
+
+    def memory_used(self) -> int:
+        """Bytes of Lua memory the runtime holds now (what its memory limit counts)."""
+        return int(self._lua.get_memory_used() or 0)
 
     def is_handle(self, value: Any) -> bool:
         """Whether a raw value is a state handle (a Lua table of this runtime)."""
@@ -193,6 +198,9 @@ class HostRuntime:
         kind = info.get("kind", "error")
         cls = LimitError if kind in ("time", "memory") else ScriptError
         message = info.get("message", "unknown error")
+        if kind == "syntax" and isinstance(message, str):
+            # A missing `end` is read far from where it is missing: name the block it left open.
+            message = blocks.explain(self._source, line, message)
         undefined = _UNDEFINED.fullmatch(message) if isinstance(message, str) else None
         if undefined:
             # The host suggested nothing from the locals in scope: a name declared elsewhere in

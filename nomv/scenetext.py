@@ -117,10 +117,12 @@ def scene_text(scene: dict[str, Any], lang: str = "en",
         if kind not in kinds:
             kinds.append(kind)
     owners = {_colour_key(colour): name for name, colour in players if colour}
-    seat = {_colour_key(colour): p for p, (_, colour) in enumerate(players)}
-    # The players' pieces first, in the order of the players: player 1 is X, player 2 O.
-    kinds.sort(key=lambda kind: seat.get(kind[1], len(players)))
-    symbol, legend = _symbols(kinds)
+    seats = [_colour_key(colour) for _, colour in players]
+    seat = {fill: p for p, fill in enumerate(seats) if fill}
+    # The players' pieces first, in the order of the players (player 1 is X, player 2 O), then
+    # the others: an order that does not depend on where the pieces stand.
+    kinds.sort(key=lambda kind: (seat.get(kind[1], len(players)), kind[1], kind[0] != "", kind[0]))
+    symbol, legend = _symbols(kinds, seats)
 
     def owner(fill: str) -> str:
         return owners.get(fill) or colour_name(fills.get(fill, fill))
@@ -158,8 +160,11 @@ def scene_text(scene: dict[str, Any], lang: str = "en",
         lines.append("")
         lines.append("  ".join(f"[{localized(b.get('label'), lang).strip() or b['id']}]" for b in buttons))
     if legend:
+        # A label two kinds share is named with its owner ("A = White A", "a = Black A"); a
+        # label of one kind only is its own symbol ("K = Black").
+        shared = {label for label, _ in kinds if label and sum(1 for other, _ in kinds if other == label) > 1}
         lines.append("")
-        lines.append(", ".join(f"{sym} = {owner(fill)}" + (f" {label}" if label else "")
+        lines.append(", ".join(f"{sym} = {owner(fill)}" + (f" {label}" if label in shared or (label and label != sym) else "")
                                for sym, (label, fill) in legend))
     status = localized(scene.get("status"), lang)
     if status:
@@ -167,31 +172,50 @@ def scene_text(scene: dict[str, Any], lang: str = "en",
     return "\n".join(lines)
 
 
-def _symbols(kinds: list[tuple[str, str]]) -> tuple[dict[tuple[str, str], str], list[tuple[str, tuple[str, str]]]]:
-    """What each kind of piece (label, fill) prints as, and the legend: a piece without a label
-    gets a letter for its fill; a label shown by one fill only stands for itself; a label two
-    fills share is upper case for the first, lower case for the second, and a letter of its own
-    beyond that.  No two kinds print alike."""
+def _symbols(kinds: list[tuple[str, str]], seats: Sequence[str] = ()
+             ) -> tuple[dict[tuple[str, str], str], list[tuple[str, tuple[str, str]]]]:
+    """What each kind of piece (label, fill) prints as, and the legend, which lists every symbol
+    drawn.  A player's pieces without a label print as the player's own letter, whatever else is
+    on the board: player 1 X, player 2 O, then A, B... (``seats``: the players' fills, in order),
+    and once one of them is drawn the legend names every player in that order, so that it reads
+    the same all game long.  Another piece without a label gets a letter of its own; a label
+    shown by one fill only stands for itself; a label two fills share is upper case for the
+    first, lower case for the second, and a letter of its own beyond that.  No two kinds print
+    alike.  (A label that is a number, a count, is not in the legend.)"""
     by_label: dict[str, list[str]] = {}
     for label, fill in kinds:
         if label:
             by_label.setdefault(label, []).append(fill)
+    plain_fills = {fill for label, fill in kinds if not label}
+    players_drawn = any(fill in plain_fills for fill in seats if fill)
+    # Each player's letter, kept for them even when none of their pieces is on the board.
+    reserved = {fill: SYMBOLS[p] for p, fill in enumerate(seats) if fill and p < len(SYMBOLS)
+                and players_drawn}
     symbol: dict[tuple[str, str], str] = {}
-    legend: list[tuple[str, tuple[str, str]]] = []
-    taken = {label for label, fills in by_label.items() if len(fills) == 1}
+    legend: list[tuple[str, tuple[str, str]]] = [(letter, ("", fill)) for fill, letter in reserved.items()]
+    taken = set(reserved.values())
+    for label, fills in by_label.items():
+        if len(fills) == 1 and label not in taken:
+            taken.add(label)
     spare = (s for s in SYMBOLS + SYMBOLS.lower() + "0123456789#@%&*+=" if s not in taken)
-    letters: dict[str, str] = {}   # fill -> the letter of its unlabelled pieces
+    letters: dict[str, str] = dict(reserved)   # fill -> the letter of its unlabelled pieces
     for kind in kinds:
         label, fill = kind
-        if label and len(by_label[label]) == 1:
+        if label and len(by_label[label]) == 1 and (label in taken and symbol.get(kind) is None
+                                                    and label not in reserved.values()):
             symbol[kind] = label
+            if not label.isdigit():
+                legend.append((label, kind))
             continue
         if label:
             n = by_label[label].index(fill)
             variants = [label.upper(), label.lower()]
-            text = variants[n] if n < 2 and variants[0] != variants[1] and variants[n] not in taken else None
+            text = (variants[n] if len(by_label[label]) > 1 and n < 2 and variants[0] != variants[1]
+                    and variants[n] not in taken else None)
             if text is None:
                 text = next(spare, "?")
+                while text in taken:
+                    text = next(spare, "?")
             taken.add(text)
             symbol[kind] = text
             legend.append((text, kind))

@@ -80,6 +80,18 @@ class Lines:
                 return line_of(self.code, m.start() + len(m.group(0)) - len(m.group(0).lstrip()))
         return None
 
+    @staticmethod
+    def text_of(source: str, line: int, most: int = 60) -> str:
+        """The code on a line, without its comment and blanks at either end, cut at ``most``
+        characters (for quoting the author's own line in a message)."""
+        lines = source.split("\n")
+        if not 1 <= line <= len(lines):
+            return ""
+        stripped = strip_lua(lines[line - 1])
+        cut = stripped.find("--")
+        code = lines[line - 1][:cut if cut >= 0 else None].strip()
+        return code if len(code) <= most else code[:most - 3] + "..."
+
     def quoted_key(self, name: str, source: str, after: int | None = None) -> int | None:
         """The line of ``["some name"] =`` (string contents are blanked in self.code)."""
         lines = source.split("\n")

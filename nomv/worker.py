@@ -64,7 +64,7 @@ def cpu_seconds(pid: int, otherwise: float) -> float:
 #: runs (a worker killed inside a request must name the same hook as Lua's own time limit).
 HOOK_OF_REQUEST = {"notations": "notation", "move_count": "moves", "random_moves": "random_move",
                    "steps_moves": "steps",
-                   "move_generation": "playout"}
+                   "move_generation": "playout", "profile": "playout"}
 
 
 class StateRef:
@@ -115,9 +115,11 @@ def _serve(conn: Any) -> None:
     closes.  Runs in the child process.
 
     Messages: ``("load", key, source, path, runtime, limits)``, ``("unload", key)``,
-    ``("call", key, (request, args), freed)`` and ``("batch", key, calls, freed)``; each gets
-    ``(status, value, cpu_time)``, after any number of ``("beat", ...)`` (a long loop makes
-    progress) and ``("doing", request, ...)`` (the request of a batch that runs now)."""
+    ``("memory", None)`` (the Lua memory of each script), ``("call", key, (request, args),
+    freed)`` and ``("batch", key, calls, freed)``; each but unload gets ``(status, value,
+    cpu_time, lua_bytes)`` (lua_bytes: the Lua memory of every script in the process), after
+    any number of ``("beat", ...)`` (a long loop makes progress) and ``("doing", request, ...)``
+    (the request of a batch that runs now)."""
     def send(message: tuple[Any, ...]) -> None:
         try:
             conn.send(message)
@@ -132,6 +134,9 @@ def _serve(conn: Any) -> None:
     runtimes: dict[str, HostRuntime] = {}
     states: dict[int, tuple[str, Any]] = {}   # handle -> (script key, Lua table)
     next_id = 0
+
+    def lua_bytes() -> int:
+        return sum(r.memory_used() for r in runtimes.values())
 
     def here(key: str, arg: Any) -> Any:
         if not isinstance(arg, StateRef):
@@ -171,12 +176,16 @@ def _serve(conn: Any) -> None:
             except Exception as exc:  # a bug on our side: report it rather than die
                 reply = ("error", _error_fields(ScriptError(
                     f"internal error in the worker: {type(exc).__name__}: {exc}", path, hook="load")))
-            send(reply + (time.process_time(),))
+            send(reply + (time.process_time(), lua_bytes()))
             continue
         if kind == "unload":
             runtimes.pop(key, None)
             for i in [i for i, (owner, _) in states.items() if owner == key]:
                 del states[i]
+            _give_back_memory()
+            continue
+        if kind == "memory":
+            send(("ok", {k: r.memory_used() for k, r in runtimes.items()}, time.process_time(), lua_bytes()))
             continue
         payload, freed = message[2], message[3]
         for i in freed:
@@ -199,7 +208,20 @@ def _serve(conn: Any) -> None:
         except Exception as exc:  # a bug on our side: report it rather than die silently
             reply = ("error", _error_fields(ScriptError(
                 f"internal error in the worker: {type(exc).__name__}: {exc}")))
-        send(reply + (time.process_time(),))
+        send(reply + (time.process_time(), lua_bytes()))
+
+
+def _give_back_memory() -> None:
+    """After a script is unloaded: its runtime freed now (lupa's objects may be in cycles), and
+    the memory returned to the system where the C library can (glibc's malloc_trim), so that the
+    process's size goes down with what it holds."""
+    import gc
+    gc.collect()
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass   # not glibc: the memory is reused by the next scripts instead
 
 
 def _exit_with_parent() -> None:
@@ -267,6 +289,15 @@ def _take_process() -> _Started:
     return taken or _new_process()
 
 
+def warm() -> None:
+    """Starts the spare worker process now, for a process that will soon need one (a check
+    waiting for its script)."""
+    global _spare
+    with _spare_lock:
+        if _spare is None or _spare[0].poll() is not None:
+            _spare = _new_process()
+
+
 def script_key(source: str, path: str, runtime: str) -> str:
     """A script's name in a worker: the same script, path and runtime share one runtime."""
     return hashlib.sha256(f"{runtime}\0{path}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
@@ -292,6 +323,8 @@ class WorkerProcess:
         self._loaded: set[str] = set()               # scripts loaded into the running process
         self._descriptions: dict[str, dict[str, Any]] = {}   # what loading each one gave
         self._cpu: float | None = None  # the process's CPU time at its last reply (None: not started)
+        #: The Lua memory of every script in the process, at its last reply.
+        self.lua_bytes = 0
         self._lock = threading.RLock()
 
     @property
@@ -322,6 +355,32 @@ class WorkerProcess:
             replies = self._exchange(engine, ("batch", engine.key, wire), first)
             return [RawReply(status, _error_from(value, engine.path) if status == "error" else self._local(value))
                     for status, value in replies]
+
+    def memory(self) -> dict[str, int]:
+        """The Lua memory of each script loaded in the process (by script key); nothing when it
+        does not run."""
+        with self._lock:
+            if self._process is None or self._send is None:
+                return {}
+            try:
+                self._send.send(("memory", None))
+            except (OSError, ValueError):
+                return {}
+            try:
+                value: dict[str, int] = self._receive_plain()
+            except (EOFError, OSError):
+                return {}
+            return value
+
+    def _receive_plain(self) -> Any:
+        """The reply to a request of the host's own (no script runs: no time limit to watch)."""
+        assert self._recv is not None
+        while True:
+            message = self._recv.recv()
+            if message[0] in ("beat", "doing"):
+                continue
+            self._cpu, self.lua_bytes = message[2], message[3]
+            return message[1]
 
     def unload(self, key: str) -> None:
         """Drops a script's runtime and states from the process."""
@@ -385,6 +444,7 @@ class WorkerProcess:
         self._garbage = []
         self._loaded = set()
         self._cpu = None  # a new process: its first beat gives its CPU time
+        self.lua_bytes = 0
 
     def close(self) -> None:
         """Stops the process at once, whatever it is doing (a later request starts a new one).
@@ -409,6 +469,7 @@ class WorkerProcess:
         process = self._process
         self._process = None
         self._loaded = set()
+        self.lua_bytes = 0
         for conn in (self._send, self._recv):
             if conn is not None:
                 conn.close()
@@ -448,14 +509,15 @@ class WorkerProcess:
         while True:
             try:
                 if receive.poll(POLL):
-                    status, value, cpu = receive.recv()
+                    message = receive.recv()
+                    status, value, cpu = message[:3]
                     if status == "beat":
                         since, since_cpu = time.monotonic(), cpu
                         continue
                     if status == "doing":
                         request = value
                         continue
-                    self._cpu = cpu
+                    self._cpu, self.lua_bytes = cpu, message[3]
                     break
             except (EOFError, OSError):
                 status, value = "died", None
@@ -477,8 +539,10 @@ class WorkerProcess:
                     or cpu_seconds(process.pid, since_cpu + waited) - since_cpu > limit + GRACE):
                 self._kill()
                 self.kills += 1
-                raise LimitError(f"took longer than {self.limits.time:g} seconds (the time limit); stopped",
-                                 engine.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
+                stopped = LimitError(f"took longer than {self.limits.time:g} seconds (the time limit); stopped",
+                                     engine.path, hook=HOOK_OF_REQUEST.get(request, request), kind="time")
+                stopped.process_ended = "stopped"
+                raise stopped
         if status == "ok":
             return value
         if status == "error":
@@ -499,8 +563,10 @@ class WorkerProcess:
             how = f"was killed by signal {-code}"
         else:
             how = f"ended unexpectedly (exit code {code})"
-        return ScriptError(f"the script's worker process {how}", engine.path,
+        died = ScriptError(f"the script's worker process {how}", engine.path,
                            hook=HOOK_OF_REQUEST.get(request, request))
+        died.process_ended = "died"
+        return died
 
 
 class WorkerEngine(EngineBase):

@@ -23,8 +23,8 @@ import pytest
 from nomv.server.localpg import Postgres, postgres_bin  # noqa: F401  (a cluster of the tests' own)
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Cheap password hashing: the tests make dozens of accounts.
-FAST = ["--argon2", "64,1"]
+#: Cheap password hashing: the tests make dozens of accounts, all from 127.0.0.1.
+FAST = ["--argon2", "64,1", "--registrations-per-hour", "100000"]
 
 
 def free_port() -> int:
@@ -73,7 +73,9 @@ class Server:
              "--log-level", "warning", *FAST, *self.args],
             env=self.env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
-        deadline = time.monotonic() + 60
+        # (a server starts in a few seconds; on a machine shared by many test runs, load average
+        # 40 on 2 cores, it took 135 s, main's as well as this one)
+        deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"nomv serve ended with {self.process.returncode}:\n{self.output()}")
@@ -210,6 +212,37 @@ class Collector:
     def close(self) -> None:
         self._stack.close()
         self._thread.join(5)
+
+
+# -- a real SMTP server on the loopback address ---------------------------------------------------------
+
+class Mailbox:
+    """aiosmtpd's handler: keeps every message the server sends."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        from email import message_from_bytes
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        return [m for m in self.messages if m["To"] == address]
+
+
+def smtp_server():
+    """A fixture's body: an SMTP server on 127.0.0.1 (aiosmtpd), its Mailbox, while it runs;
+    the mailbox's ``port`` is the server's."""
+    from aiosmtpd.controller import Controller
+    box = Mailbox()
+    controller = Controller(box, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    box.port = controller.port
+    try:
+        yield box
+    finally:
+        controller.stop()
 
 
 # -- the API's own description ----------------------------------------------------------------------

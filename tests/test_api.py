@@ -188,14 +188,15 @@ def test_seed_decides_the_set_up(lua):
 
 # -- broken contracts ------------------------------------------------------------------------------
 
-# The line named: where the hook begins, or (*) the line that added the bad move to the list.
+# The line named: where the hook begins, or (*) the line that added the bad move to the list (for
+# a bad result, the return that gave it).
 @pytest.mark.parametrize("change, message, hook", [
     (("return out\n  end,\n  play", "return 7\n  end,\n  play"), "moves must return a list, but it returned 7", "moves"),
     (("out[#out + 1] = {g.ids[i]}", "out[#out + 1] = {i}"), "step 1 is 1: steps must be non-empty strings", "moves*"),
     (("out[#out + 1] = {g.ids[i]}", "out[#out + 1] = {}"), "item 1 is an empty move", "moves*"),
     (("return {board = b, to_move = 3 - s.to_move}", "return nil"), "play must return the next state", "play"),
-    (("return {winner = 1}", "return {winner = 5}"), "winner must be a player number from 1 to 2, got 5", "result"),
-    (("return {winner = 1}", "return 'won'"), "result must return nil or a table", "result"),
+    (("return {winner = 1}", "return {winner = 5}"), "winner must be a player number from 1 to 2, got 5", "result*"),
+    (("return {winner = 1}", "return 'won'"), "result must return nil or a table", "result*"),
     (("return {board = b, to_move = 3 - s.to_move}", "return {board = b, to_move = 9}"),
      "to_move must be a player number from 1 to 2, got 9", "to_move"),
 ])
@@ -230,7 +231,8 @@ def test_runtime_error_in_a_hook_has_its_line(script, lua):
     with pytest.raises(nomv.ScriptError) as info:
         game.start().play("a1")
     assert info.value.hook == "play" and info.value.line == 12
-    assert "attempt to" in info.value.message
+    # (nomv.copy(nil) is nil: the misspelt field is named, and the field that exists)
+    assert info.value.message == "s.bord is nil: did you mean s.board? ('b' gets it, and this line indexes it)"
 
 
 def test_state_with_a_function_is_refused_when_read(script, lua):
@@ -295,4 +297,4 @@ def test_text_without_a_text_hook_is_a_picture_of_the_scene(script, lua):
     pos.play("b2")
     pos.play("c1")
     # Ranks on the rows, files under them (issue 18), not the leftmost cell's id.
-    assert pos.text() == "2  . X .\n1  . . W\n   a b c\n\nX = black"
+    assert pos.text() == "2  . X .\n1  . . W\n   a b c\n\nX = black, W = white"

@@ -30,22 +30,41 @@ def expectation(path: Path) -> tuple[str, int]:
 BAD_SCRIPTS = sorted(BAD.glob("*.lua"))
 
 
-def fake_cpu(monkeypatch, per_game: float) -> None:
-    """The budget's clock, made to advance ``per_game`` seconds at each reading (once a game):
-    how many games a budget buys then never depends on the machine."""
-    import itertools
-    from nomv.checker import core
-    ticks = itertools.count()
-    monkeypatch.setattr(core, "cpu_clock", lambda worker=None: next(ticks) * per_game)
+class FakeClock:
+    """The budget's clock, made to advance by ``per_game`` for each game checked ply by ply and
+    by ``per_fast_game`` for each fast game: how many games a budget buys then never depends on
+    the machine."""
+
+    def __init__(self, monkeypatch, per_game: float, per_fast_game: float):
+        from nomv.checker import core
+        from nomv.engine import EngineBase
+        self.t = 0.0
+        monkeypatch.setattr(core, "cpu_clock", lambda workers=(): self.t)
+        play, fast = core._ScriptChecker._play_game, EngineBase.check_games
+
+        def played(checker, *args, **kwargs):
+            try:
+                return play(checker, *args, **kwargs)
+            finally:
+                self.t += per_game
+
+        def fast_played(engine, options, seed, games, players, max_plies):
+            try:
+                return fast(engine, options, seed, games, players, max_plies)
+            finally:
+                self.t += games * per_fast_game
+        monkeypatch.setattr(core._ScriptChecker, "_play_game", played)
+        monkeypatch.setattr(EngineBase, "check_games", fast_played)
 
 
 @pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
 def test_broken_script_reports_its_code_and_line(path, monkeypatch):
     code, line = expectation(path)
     if re.search(r"^-- check: defaults$", path.read_text(encoding="utf-8"), re.M):
-        # A mistake only the default settings find: their time budget, at 5 ms a game.
-        fake_cpu(monkeypatch, 0.005)
-        report = check(path, limits=Limits(0.5, 64 << 20), stats_games=0)
+        # A mistake only the default settings find: their time budget, one game checked ply by
+        # ply (as for a wide game such as Amazons: 1.5 s) and 1 ms a fast game (1,500 of them).
+        FakeClock(monkeypatch, 1.5, 0.001)
+        report = check(path, limits=Limits(0.5, 64 << 20), stats_games=0, coverage=False)
     else:
         report = check(path, limits=Limits(0.5, 64 << 20), **FAST)
     found = [(d.code, d.line) for d in report.diagnostics]
@@ -58,37 +77,83 @@ def test_broken_script_reports_its_code_and_line(path, monkeypatch):
         assert says.group(1) in message, message
 
 
+BROKEN = sorted((Path(__file__).parent / "scripts" / "broken").glob("*.lua"))
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=[p.stem for p in BROKEN])
+def test_a_script_broken_as_a_new_author_breaks_one_is_found_with_the_defaults(path, monkeypatch):
+    # tests/scripts/broken: the tutorial's games and others written the way docs/tutorial.md and
+    # docs/script-api.md teach, each broken once as a new author breaks them (docs/checker.md
+    # gives the figures, before and after the fast games).  The default budget, on a clock that
+    # gives one game checked ply by ply and then 15,000 fast games (the fast games stop at the
+    # first mistake: a mistake one game in a few thousand shows costs its games only).
+    code, line = expectation(path)
+    FakeClock(monkeypatch, 1.5, 0.0001)
+    report = check(path, limits=Limits(0.5, 64 << 20), stats_games=0, coverage=False)
+    found = [(d.code, d.line) for d in report.diagnostics]
+    assert (code, line) in found, f"expected {code} at line {line}, got {found}"
+
+
 RARE = BAD / "e052_rare_dead_end.lua"
 
 
 def test_a_rare_dead_end_escapes_a_few_games_but_not_the_default_budget(monkeypatch):
     # About one game in a hundred reaches the dead end (it depends on the rng given to setup).
-    # (No fast playouts here: with 200 of them the figures might stumble on it too.)
-    few = check(RARE, playouts=5, seconds=0, stats_games=0)
+    # (No fast games here: a few hundred of them might stumble on it too.)
+    few = check(RARE, playouts=5, seconds=0, stats_games=0, coverage=False)
     assert few.ok and few.scripts[0].games == 5, few.format()
-    fake_cpu(monkeypatch, 0.005)
+    # The default budget, at 50 ms a game checked ply by ply (30 of them in 1.5 s) and 1 ms a
+    # fast game (1,500 of them): the fast games find it, and it is reported as the full checks
+    # of that game, played again ply by ply, word it.
+    FakeClock(monkeypatch, 0.05, 0.001)
     found = check(RARE, stats_games=0)
     e052 = [d for d in found.diagnostics if d.code == "E052"]
     assert e052 and e052[0].line == expectation(RARE)[1], found.format()
+    assert re.search(r"\(defaults, fast random game [\d,]+, ply \d+\)$", e052[0].message), e052[0].message
+    s = found.scripts[0]
+    assert s.fast_found == ["E052"] and 30 <= s.games <= 32, (s.fast_found, s.games)
 
 
-def test_the_budget_plays_at_least_the_count_then_until_the_seconds_are_spent(monkeypatch, tmp_path):
+def test_the_budget_is_spent_in_two_tiers(monkeypatch, tmp_path):
     never = tmp_path / "never.lua"
     never.write_text(RARE.read_text(encoding="utf-8").replace("rng:int(100) == 40", "false"), encoding="utf-8")
-    fake_cpu(monkeypatch, 1 / 64)     # 1 s buys 64 games (binary fractions: exact sums)
+    # 1 s: half to games checked ply by ply (at least the count, 7, then 32 at 1/64 s each),
+    # the rest to fast games (512 at 1/1024 s each), in batches that double from 16.
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)   # (binary fractions: exact sums)
     s = check(never, playouts=7, seconds=1, stats_games=0, coverage=False).scripts[0]
-    assert not s.errors and s.games == 64 and s.games_seconds == 1.0
-    fake_cpu(monkeypatch, 1.0)        # slow games: the count still holds
-    assert check(never, playouts=7, seconds=1, stats_games=0, coverage=False).scripts[0].games == 7
-    fake_cpu(monkeypatch, 1 / 64)     # no budget: the count alone
-    assert check(never, playouts=7, seconds=0, stats_games=0, coverage=False).scripts[0].games == 7
-    # A variant gets half the budget (32 games), each option's extreme a tenth (0.1 s: 7 games).
+    assert not s.errors and (s.games, s.games_seconds) == (32, 0.5), (s.games, s.games_seconds)
+    assert (s.fast_games, s.fast_seconds) == (512, 0.5), (s.fast_games, s.fast_seconds)
+    FakeClock(monkeypatch, 1.0, 1 / 1024)      # slow games: the count still holds, and the
+    s = check(never, playouts=7, seconds=1, stats_games=10, coverage=False).scripts[0]
+    assert (s.games, s.fast_games) == (7, 10)  # fast games for the figures
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)   # no budget: the counts alone
+    s = check(never, playouts=7, seconds=0, stats_games=40, coverage=False).scripts[0]
+    assert (s.games, s.fast_games, s.stats["games"]) == (7, 40, 40)
+    # Without a count, one game checked ply by ply with a budget, 20 without one.
+    FakeClock(monkeypatch, 1.0, 1 / 1024)
+    assert check(never, seconds=1, stats_games=0, coverage=False).scripts[0].games == 1
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    assert check(never, seconds=0, stats_games=0, coverage=False).scripts[0].games == 20
+    # A variant gets half the budget (16 + 256 games), each option's extreme a tenth (0.1 s:
+    # 4 games checked ply by ply, then fast games for the 0.0375 s left: 16, then 23).
     never.write_text(never.read_text(encoding="utf-8").replace(
         '  name = "bad",', '  name = "bad",\n  options = {colour = {default = "red", choices = {"red", "blue", "green"}}},\n'
         '  variants = {blue = {colour = "blue"}},'), encoding="utf-8")
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
     s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
     assert s.configurations == ["defaults", "variant 'blue'", "option colour=green"], s.configurations
-    assert s.games == 64 + 32 + 7
+    assert (s.games, s.fast_games) == (32 + 16 + 4, 512 + 256 + 39), (s.games, s.fast_games)
+
+
+def test_coverage_comes_from_fast_games_traced_on_lua54(monkeypatch):
+    # The rules' lines are traced in fast games on Lua 5.4 (a fifth of the defaults' budget,
+    # at least one game); the games checked ply by ply trace only the hooks random games never
+    # call.  A script whose every line runs in random play reports no W110.
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(GAMES / "tictactoe.lua", seconds=1, stats_games=0).scripts[0]
+    assert s.coverage == {"active": 22, "covered": 22, "ranges": []} and not s.diagnostics, s.diagnostics
+    # 0.5 s of games checked ply by ply, 0.2 s of traced fast games, 0.3 s of untraced ones
+    assert (s.games, s.fast_games) == (32, 205 + 307), (s.games, s.fast_games)
 
 
 def test_the_report_says_how_many_games_and_how_long(capsys):
@@ -97,8 +162,13 @@ def test_the_report_says_how_many_games_and_how_long(capsys):
     assert data["games"] == 4 and data["games_seconds"] > 0
     assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "3", "--seconds", "0", "--quick"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"3 random games checked ply by ply over 1 configuration in \d+\.\d s of CPU "
-                     r"\(\d+\.\d s in all\)", out), out
+    assert re.search(r"3 random games checked ply by ply and 203 fast random games over 1 configuration "
+                     r"in \d+\.\d s of CPU \(\d+\.\d s in all\)", out), out
+    assert main(["check", str(GAMES / "tictactoe.lua"), "--seconds", "0.5", "--quick", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["scripts"][0]
+    assert data["games"] >= 1 and data["fast_games"] >= 200 and data["fast_found"] == []
+    assert data["cpu_seconds"] >= data["games_seconds"] + data["fast_seconds"] > 0
+    assert data["stats"]["games"] >= 200 and data["stats"]["games_per_second"] > 0
     assert main(["check", str(RARE), "--seconds", "-1"]) == 2
     assert "--seconds must be 0 or more" in capsys.readouterr().err
 
@@ -152,15 +222,57 @@ return {
 
 
 def test_a_hang_while_lines_are_traced_names_its_line(tmp_path):
-    # Coverage traces the first games' lines on Lua 5.4, which then calls no count hook inside
-    # a loop: the time limit is also looked at every thousand lines, so the loop is stopped
-    # inside Lua, at its line, not by killing the worker (which tells no line).
+    # Coverage traces the fast games' lines on Lua 5.4, which then calls no count hook inside a
+    # loop: the time limit is also looked at every thousand lines, so the loop is stopped inside
+    # Lua, at its line.  In a process of its own, the runtime in it (no worker that a parent
+    # might kill, on a busy machine, before the hook speaks): only the hook can stop the loop,
+    # and a hook that did not would show as the process running past its generous timeout.
+    import subprocess
+    import sys
     path = tmp_path / "hang.lua"
     path.write_text(HANGS_AT_PLY_1, encoding="utf-8")
     loop = next(i for i, t in enumerate(HANGS_AT_PLY_1.split("\n"), 1) if "while true" in t)
-    report = check(path, playouts=1, stats_games=0, seconds=0, limits=Limits(time=0.5))
-    assert [(d.code, d.line) for d in report.errors] == [("E101", loop)], report.format()
-    assert "stopped" not in report.format()
+    code = (
+        "import sys, nomv\n"
+        "from nomv.game import seed_words\n"
+        "from nomv.limits import Limits\n"
+        "game = nomv.Game.load(sys.argv[1], '5.4', limits=Limits(time=0.5), isolate=False)\n"
+        "game.engine.coverage_start()\n"
+        "try:\n"
+        "    game.engine.check_games(game.resolve_options(None, None), seed_words(0), 5, 2, 100)\n"
+        "except nomv.LimitError as exc:\n"
+        "    print(exc.line, exc.hook, exc.kind)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
+                         cwd=Path(__file__).parent.parent)
+    assert out.stdout.split() == [str(loop), "moves", "time"], out
+
+
+SLOW_PLIES = """local g = nomv.grid.square(3, 1)
+return {
+  name = "slow",
+  grid = g,
+  setup = function(opts, rng) return {n = 0, to_move = 1} end,
+  moves = function(s)
+    local x = 0
+    for i = 1, 20000 do x = x + i end
+    return {{"a1"}, {"b1"}}
+  end,
+  play = function(s, m) return {n = s.n + 1, to_move = 3 - s.to_move} end,
+  result = function(s) if s.n == 40 then return {draw = true} end end,
+}
+"""
+
+
+def test_a_long_traced_fast_game_gets_the_time_limit_a_ply():
+    # A fast game traced for coverage runs several times slower; its plies each take the limit
+    # afresh (40 plies of some 20 ms traced here, 0.8 s in all, under a limit of 0.5 s).
+    import nomv
+    from nomv.game import seed_words
+    game = nomv.Game(SLOW_PLIES, "slow.lua", "5.4", limits=Limits(time=0.5), isolate=False)
+    game.engine.coverage_start()
+    figures = game.engine.check_games(game.resolve_options(None, None), seed_words(0), 1, 2, 100)
+    assert figures["games"] == 1 and figures["plies"] == 40 and figures["seconds"] > 0.5, figures
+    game.close()
 
 
 def test_a_hang_in_random_move_inside_a_loop_names_the_hook_and_line():
@@ -240,6 +352,46 @@ def test_report_figures(tmp_path):
     assert data["ok"] and data["scripts"][0]["first_player"]["ci95"][0] < 1
 
 
+SCRIPT_KEYS = {"path", "name", "runtime", "errors", "warnings", "diagnostics", "configurations", "skipped",
+               "games", "games_seconds", "plies", "fast_games", "fast_plies", "fast_seconds", "fast_found",
+               "branching", "stats", "coverage", "seconds", "cpu_seconds"}
+
+
+def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsys):
+    # What a CI job or an editor reads: the run's time and totals, and per script what was found
+    # (code, line, words: here a misspelt field that a fast game met), each tier's games, plies
+    # and CPU seconds, and which codes the fast games found.
+    helper = BAD / "e100_misspelt_field_in_helper.lua"
+    assert main(["check", str(helper), str(GAMES / "tictactoe.lua"), "--playouts", "1", "--seconds", "0",
+                 "--quick", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    bad, good = data["scripts"]
+    # (one traced game of tic-tac-toe may leave the draw's line unseen: W110 warnings only)
+    assert {d["code"] for d in good["diagnostics"]} <= {"W110"}
+    assert (data["ok"], data["errors"], data["warnings"]) == (False, 1, len(good["diagnostics"]))
+    assert set(bad) == SCRIPT_KEYS and set(good) == SCRIPT_KEYS | {"first_player"}
+    [found] = bad["diagnostics"]
+    assert set(found) == {"path", "line", "severity", "code", "name", "message"}
+    assert (found["path"], found["line"], found["severity"], found["code"], found["name"]) == (
+        str(helper), 89, "error", "E100", "script-raised")
+    assert found["message"].startswith("play raised an error: s.borad is nil: did you mean s.board? (flips gets "
+                                       "it as 'board' and indexes it on line 24) (defaults, fast random game 1, ")
+    # (the fast game that met it is played again ply by ply: the words come from there)
+    assert bad["fast_found"] == ["E100"] and bad["fast_games"] == 1 and bad["games"] == 1
+    # The good script: one game checked ply by ply, then the 200 fast games of the figures.
+    assert (good["errors"], good["fast_found"], good["configurations"]) == (0, [], ["defaults"])
+    assert good["games"] == 1 and 5 <= good["plies"] <= 9
+    assert good["fast_games"] >= 200 and 5 * good["fast_games"] <= good["fast_plies"] <= 9 * good["fast_games"]
+    assert good["stats"]["games"] == 200 and good["coverage"]["active"] >= good["coverage"]["covered"] > 0
+    for s in (bad, good):
+        assert s["seconds"] > 0 and s["cpu_seconds"] >= s["games_seconds"] + s["fast_seconds"]
+    assert good["games_seconds"] > 0 and good["fast_seconds"] > 0
+    # The run's totals.
+    assert data["seconds"] >= max(bad["seconds"], good["seconds"])
+    assert data["cpu_seconds"] == pytest.approx(bad["cpu_seconds"] + good["cpu_seconds"], abs=0.002)
+    assert (data["games"], data["fast_games"]) == (2, 1 + good["fast_games"])
+
+
 def test_wilson_and_ranges():
     lo, hi = wilson(50, 100)
     assert round(lo, 3) == 0.404 and round(hi, 3) == 0.596
@@ -293,4 +445,4 @@ def test_contract_errors_carry_the_code_the_host_gave():
     with pytest.raises(nomv.ScriptError) as err:
         pos.outcome()
     assert err.value.code == "E053" and "winner must be a player number from 1 to 2, got 7" in err.value.message
-    assert err.value.line == MINIMAL.split("\n").index("  result = function(s)") + 1
+    assert err.value.line == broken.split("\n").index("    return {winner = 7}") + 1   # the return that gave it

@@ -377,6 +377,54 @@ return {
 """
 
 
+def test_the_window_shows_the_authors_line_and_words(make_app, tmp_path):
+    # The messages nomv check gives (tests/test_author_lines.py), in the window's banner: a
+    # misspelt field at the call that passed it, a bad result at its return, a missing end
+    # named by the block it left open (on a hot reload).
+    bad = Path(__file__).parent / "scripts" / "bad"
+    path = tmp_path / "othello.lua"
+    path.write_text((bad / "e100_misspelt_field_in_helper.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    pos = nomv.Game.load(str(path)).start(seed=1)
+    app = make_app(pos)
+    click(app, "d3")
+    assert app.error and app.error.startswith(f"{path}:89: s.borad is nil: did you mean s.board? "
+                                              "(flips gets it as 'board' and indexes it on line 24) (in play)"), app.error
+    assert pos.ply == 0
+    path = tmp_path / "result.lua"
+    source = ERRORING.replace('    if m[1] == "b1" then error("b1 is cursed") end\n', "").replace(
+        "    if s.board[3] ~= 0 then local x = nil; return x.boom end\n", "").replace(
+        "    return {winner = 1}\n", "    if s.board[1] == 1 then return {winner = 3} end\n    return {winner = 1}\n")
+    path.write_text(source, encoding="utf-8")
+    pos = nomv.Game.load(str(path)).start(seed=1)
+    app = make_app(pos, watch=True)
+    for cell in ("a1", "b1", "c1"):
+        click(app, cell)
+    returns = source.split("\n").index("    if s.board[1] == 1 then return {winner = 3} end") + 1
+    assert app.error and app.error.startswith(
+        f"{path}:{returns}: result: winner must be a player number from 1 to 2, got 3"), app.error
+    path.write_text((bad / "e001_missing_end.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    app.table.poll_reload(force=True)
+    app.step()
+    assert app.reload_error and (f"{path}:35: unexpected symbol near ',': the 'if' on line 31 seems to have no "
+                                 "'end' (the 'end' on line 33 lines up with the 'for' on line 30)") in app.reload_error
+
+
+def test_a_script_that_does_not_load_shows_the_checkers_words_in_the_new_game_dialog(make_app, tmp_path):
+    # Picked in "New game" (as a file of the user's): the words and line of nomv check and
+    # nomv play (tests/test_author_lines.py's BROKEN_AT_LOAD), and the game in play goes on.
+    from test_author_lines import BROKEN_AT_LOAD
+    app = make_app(nomv.Game.load("tictactoe").start(seed=1))
+    app.open_dialog("new")
+    for name, source, line, words in BROKEN_AT_LOAD:
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        app.dialog.select(str(path))
+        app.step()
+        assert app.dialog.game is None and app.dialog.error == f"{path}:{line}: {words}", app.dialog.error
+    app.dialog.select("tictactoe")
+    assert app.dialog.error == "" and app.pos.game.name == "tictactoe"
+
+
 def test_an_erroring_script_shows_its_message_and_the_window_survives(make_app, tmp_path):
     path = tmp_path / "erring.lua"
     path.write_text(ERRORING)

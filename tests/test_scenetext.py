@@ -65,8 +65,10 @@ def test_two_players_pieces_never_print_alike():
     text = scene_text({"items": cells + pieces}, players=[("White", "#F4F4F4"), ("Black", "#202020")])
     assert text is not None
     board, files, _, legend = text.split("\n")
-    assert board == "1  A a X" and files == "   a b c"
-    assert legend == "A = White A, a = Black A, X = Black"
+    assert board == "1  A a O" and files == "   a b c"
+    # Every symbol drawn; the players' own letters first, player 1 first (White, with no
+    # unlabelled piece on the board, keeps X).
+    assert legend == "X = White, O = Black, A = White A, a = Black A"
 
 
 def kalah_from_the_docs() -> str:
@@ -111,4 +113,30 @@ def test_a_piece_of_no_player_is_named_by_a_plain_colour():
     pieces = [{"shape": "circle", "x": 0, "y": 0, "r": 0.4, "fill": "#f4f4f4"},
               {"shape": "circle", "x": 1, "y": 0, "r": 0.4, "fill": "#b5651d"}]
     text = scene_text({"items": cells + pieces}, players=[("White", "#f4f4f4"), ("Black", "#202020")])
-    assert text is not None and text.split("\n")[-1] == "X = White, O = brown"
+    assert text is not None and text.split("\n")[-1] == "X = White, O = Black, A = brown"
+
+
+def test_othello_names_the_players_in_one_order_all_game(capsys):
+    # Player 1 (Black) first at the start and a few moves later, whoever has more discs or
+    # moves next; every symbol on the board is in the legend.
+    for moves in ([], ["d3"], ["d3", "c3"], ["d3", "c3", "c4", "e3"], ["f5", "f6", "e6", "f4", "c3"]):
+        assert main(["show", "othello", "--moves", *moves]) == 0
+        lines = capsys.readouterr().out.split("\n")
+        board = "".join(line[3:] for line in lines[:8])
+        legend = lines[10]
+        assert legend == "X = Black, O = White", (moves, legend)
+        assert set(board) - {" ", "."} <= {"X", "O"}
+
+
+def test_a_player_with_no_piece_on_the_board_keeps_their_letter():
+    cells = [{"id": f"{f}1", "shape": "rect", "x": x, "y": 0, "w": 1, "h": 1} for x, f in enumerate("abc")]
+    only_white = [{"shape": "circle", "x": 1, "y": 0, "r": 0.4, "fill": "#f4f4f4"}]
+    players = [("Black", "#202020"), ("White", "#f4f4f4")]
+    text = scene_text({"items": cells + only_white}, players=players)
+    assert text is not None and text.split("\n")[0] == "1  . O ." and text.split("\n")[-1] == "X = Black, O = White"
+    # A label drawn by one player only stands for itself, and is in the legend too; a number
+    # (a count) is not.
+    labelled = [{"shape": "circle", "x": 0, "y": 0, "r": 0.4, "fill": "#202020", "label": "K"},
+                {"shape": "circle", "x": 2, "y": 0, "r": 0.4, "fill": "#f4f4f4", "label": "3"}]
+    text = scene_text({"items": cells + labelled}, players=players)
+    assert text is not None and text.split("\n")[0] == "1  K . 3" and text.split("\n")[-1] == "K = Black"

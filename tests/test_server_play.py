@@ -4,43 +4,23 @@ server process, with SQLite and with PostgreSQL (the hostile scripts, which test
 rather than the database, with SQLite only)."""
 from __future__ import annotations
 
+import functools
 import shutil
-from email import message_from_bytes
 from pathlib import Path
 
 import httpx
 import pytest
 
 from conftest import MINIMAL, SCRIPTS
-from serverlib import Api, Collector, Server, challenge, free_port, name, wait_for
+from serverlib import Api, Collector, Server, challenge, name, smtp_server, wait_for
 from test_hostile import SCRIPTS as HOSTILE, expectation
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
-class Mailbox:
-    """aiosmtpd's handler: keeps every message the server sends."""
-
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def to(self, address: str) -> list:
-        return [m for m in self.messages if m["To"] == address]
-
-
 @pytest.fixture(scope="module")
 def mailbox():
-    from aiosmtpd.controller import Controller
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    box.port = controller.port
-    yield box
-    controller.stop()
+    yield from smtp_server()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -160,6 +140,39 @@ def test_a_good_script_uploads_and_plays_and_a_broken_one_is_refused_with_the_ch
     r = carol.post("/api/scripts", {"source": mini(3)})
     assert r.status_code == 403 and "2 scripts" in r.json()["message"]
     assert httpx.post(server.url + "/api/scripts", json={"source": source}).status_code == 401
+
+
+AUTHOR_LINES = ["e100_misspelt_field_in_helper", "e001_missing_end", "e053_bad_result", "e060_play_mutates_input",
+                "e052_othello_dead_end"]
+
+
+@functools.lru_cache(maxsize=None)
+def checked_here(stem: str) -> tuple[tuple[str, int, str], ...]:
+    """What `nomv check` says of a script with the server's settings (10 games checked ply by
+    ply, 500 fast games, no time budget), its path written as the server writes it."""
+    from nomv.checker import check
+    path = SCRIPTS / "bad" / f"{stem}.lua"
+    report = check(path, playouts=10, seconds=0, coverage=False, stats_games=500)
+    return tuple((d.code, d.line, d.message.replace(str(path), "upload.lua")) for d in report.errors)
+
+
+def test_an_upload_is_refused_with_the_messages_of_nomv_check(server, request):
+    # The author's line and words (a misspelt field at the call, a missing end's block, a bad
+    # result's return, the line that changed the state, a dead end one game in a hundred
+    # reaches), the same as `nomv check` gives them.  (The database plays no part: SQLite only.)
+    if request.node.callspec.params.get("server") == "postgresql":
+        pytest.skip("the checker's messages do not depend on the database")
+    dana = Api(server, name("d"))
+    for stem in AUTHOR_LINES:
+        r = dana.post("/api/scripts", {"source": (SCRIPTS / "bad" / f"{stem}.lua").read_text(encoding="utf-8")})
+        assert r.status_code == 422 and r.json()["error"] == "script_refused", (stem, r.text)
+        got = tuple((d["code"], d["line"], d["message"]) for d in r.json()["diagnostics"] if d["severity"] == "error")
+        assert got == checked_here(stem), stem
+        head = (SCRIPTS / "bad" / f"{stem}.lua").read_text(encoding="utf-8").split("\n")[:3]
+        code, line = head[0].split()[2:4]
+        assert (code, int(line)) in [(c, n) for c, n, _ in got], (stem, got)
+        if head[2].startswith("-- says: "):     # the words themselves (the did-you-mean, the block)
+            assert any(head[2][len("-- says: "):] in m for c, n, m in got if (c, n) == (code, int(line))), got
 
 
 # -- "your turn" e-mail ------------------------------------------------------------------------------

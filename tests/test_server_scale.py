@@ -10,6 +10,7 @@ import time
 import httpx
 import pytest
 
+from nomv.server.accounts import token_hash
 from serverlib import Api, Collector, Described, Server, challenge, name, postgres_or_skip, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
@@ -78,6 +79,64 @@ def test_a_move_posted_to_one_process_is_pushed_to_the_websockets_of_the_other(p
     finally:
         for w in watchers:
             w.close()
+
+
+def test_a_logout_or_a_password_change_closes_that_sessions_websockets_on_every_process(pair):
+    first, second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    phone, laptop, tablet = (Api(server, alice.name, register=False) for server in (second, first, second))
+    sockets = {who: Collector(api, match_id) for who, api in (("phone", phone), ("laptop", laptop), ("tablet", tablet))}
+    try:
+        for c in sockets.values():
+            c.wait(lambda m: "hello" in m["events"])
+        phone.ok("POST", "/api/logout")          # on process 2: the phone's socket there closes
+        wait_for(lambda: sockets["phone"].connection.close_code == 1008, timeout=15, what="the phone's socket closed")
+        assert "session has ended" in sockets["phone"].connection.close_reason
+        # a password change on process 2 ends every other session: the laptop's socket on process 1
+        tablet.ok("POST", "/api/me/password", {"old": "password-1", "new": "password-2"})
+        wait_for(lambda: sockets["laptop"].connection.close_code == 1008, timeout=15, what="the laptop's socket closed")
+        # the tablet's session changed the password and stays: its socket still streams alice's view
+        assert sockets["tablet"].connection.close_code is None
+        assert alice.get("/api/me").status_code == 401          # (alice's first session ended too)
+        assert bob.move(match_id, 0, "b2").status_code == 403 and tablet.move(match_id, 0, "b2").status_code == 200
+        assert sockets["tablet"].wait(lambda m: m["match"]["ply"] == 1, timeout=15)["match"]["you"] == [1]
+    finally:
+        for c in sockets.values():
+            c.close()
+
+
+def test_a_session_ended_while_a_process_was_deaf_to_the_others_closes_its_websocket_there(pair):
+    """A logout's news travels by NOTIFY; a process whose LISTEN connection was broken meanwhile
+    never hears it.  When that connection comes back, its sockets read their sessions again."""
+    import psycopg
+    first, _second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    phone = Api(first, alice.name, register=False)
+    sockets = {"phone": Collector(phone, match_id), "bob": Collector(bob, match_id)}
+    try:
+        for c in sockets.values():
+            c.wait(lambda m: "hello" in m["events"])
+        dbname = first.db.rsplit("/", 1)[1]
+        with psycopg.connect(first.db, autocommit=True) as conn:
+            # the phone's session ends where this process cannot hear it (its NOTIFY was missed) ...
+            gone = conn.execute("DELETE FROM sessions WHERE token_hash = %s", (token_hash(phone.token),)).rowcount
+            assert gone == 1
+            # ... and the process's connection to the others breaks (the database restarting would)
+            cut = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
+                               "AND query LIKE 'LISTEN %%' AND pid <> pg_backend_pid()", (dbname,)).fetchall()
+            assert cut, "no process was listening"
+        wait_for(lambda: sockets["phone"].connection.close_code == 1008, timeout=20,
+                 what="the phone's socket closed once its process heard the others again")
+        # bob's session lives: his socket read the match afresh and goes on
+        sockets["bob"].wait(lambda m: "resync" in m["events"], timeout=20)
+        assert sockets["bob"].connection.close_code is None
+        assert alice.move(match_id, 0, "b2").status_code == 200
+        sockets["bob"].wait(lambda m: m["match"]["ply"] == 1, timeout=15)
+    finally:
+        for c in sockets.values():
+            c.close()
 
 
 def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lands(pair):
@@ -318,7 +377,8 @@ def test_a_worker_killed_mid_move_by_a_hanging_script_gives_a_clear_error_and_th
 @pytest.fixture(scope="module")
 def sqlite_server(tmp_path_factory):
     home = tmp_path_factory.mktemp("serve-defences")
-    srv = Server(f"sqlite:///{home}/server.sqlite3", home)
+    # (the route table's tests make dozens of challenges of one user: over --max-waiting's 20)
+    srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--max-waiting", "1000")
     yield srv
     srv.stop()
 
@@ -443,6 +503,18 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
             record = json.loads(nomv.Record.from_position(pos).to_text())
         return {"record": record, "seats": [alice.name, bob.name]}
 
+    job = None
+
+    def a_job() -> int:
+        """A job of alice's: an upload answered at once (202), before its check ends."""
+        nonlocal job
+        if job is None:
+            r = alice.http.post("/api/scripts?wait=0", json={"source": f"return {{ -- {name('j')}"})
+            assert r.status_code == 202 and r.headers["location"] == f"/api/jobs/{r.json()['id']}", r.text
+            described.check_answer("POST", "/api/scripts", r)
+            job = r.json()["id"]
+        return job
+
     # (method, path or a function giving it, body or a function, {caller: status})
     # A route that changes a match is tried by the other callers first, then by its participant.
     table = [
@@ -482,6 +554,7 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("GET", lambda: f"/api/invites/{invite()}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("POST", lambda: f"/api/invites/{invite()}", None, {ANON: 401, PLAYER: 409, OTHER: 200}),
         ("POST", "/api/records", a_record, {ANON: 401, PLAYER: 201, OTHER: 201}),   # a challenge: the seats accept it
+        ("GET", lambda: f"/api/jobs/{a_job()}", None, {ANON: 401, OTHER: 404, PLAYER: 200}),
         ("GET", lambda: f"/api/matches/{fresh()}/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
         ("POST", "/api/logout", None, {ANON: 200}),
     ]
@@ -542,5 +615,5 @@ def test_a_body_over_the_limit_is_refused_without_being_read_whole(sqlite_server
             sent += len(piece)
             yield piece
     r = alice.http.post("/api/scripts", content=chunks(), headers={"Content-Type": "application/json"})
-    assert r.status_code == 413 and "over 17 MB" in r.json()["message"]
+    assert r.status_code == 413 and "over 2 MB" in r.json()["message"]
     assert httpx.get(sqlite_server.url + "/api/health").status_code == 200

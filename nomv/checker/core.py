@@ -1,37 +1,61 @@
-"""``check(path)``: static checks, then seeded random games of every configuration, checked at
-every ply, then fast playouts for the figures, and rule coverage.
+"""``check(path)``: static checks, then seeded random games of every configuration within a
+time budget, in two tiers, then the figures and rule coverage.
 
-The ply-by-ply games run under Lua 5.4, whatever runtime is chosen: its count hook enforces the
-time limit everywhere (LuaJIT does not call hooks inside compiled loops) and its line hook gives
-the coverage.  The first game of each configuration is replayed on a fresh runtime of the other
-kind (LuaJIT) to prove that the same seed gives the same game.  The speed figures come from
-playouts inside Lua on the chosen runtime, run only once everything else passed.
+The budget of a configuration (``seconds``) goes first to games checked at every ply from
+Python, under Lua 5.4 whatever runtime is chosen: its count hook enforces the time limit
+everywhere (LuaJIT does not call hooks inside compiled loops).  Such a game costs some 70 random
+games, so the rest of the budget goes to fast games played inside Lua with the cheap checks
+(nomv/lua/host/checks.lua): a mistake that shows in one game in a hundred is found in seconds.
+A mistake a fast game finds is replayed ply by ply from that game's seed and moves, and reported
+as the full checks word it.  Rule coverage traces lines in fast games on Lua 5.4 (the rules, at
+every ply) and in the first game checked ply by ply (the hooks random games never call).  The
+first game of each configuration is replayed on a fresh runtime of the other kind (LuaJIT) to
+prove that the same seed gives the same game.  The figures come from the fast games of the
+default options, on the chosen runtime.
 """
 from __future__ import annotations
 
+import hashlib
+import math
 import random
 import re
+import resource
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from ..catalog import read_script
-from ..engine import Engine, runtime_name
+from ..engine import Call, Engine, runtime_name
 from ..errors import LimitError, NomvError, OptionError, ScriptError
 from ..game import Game, Move, seed_words
 from ..limits import Limits
 from ..pool import EnginePool
+from ..runtime import PREVIOUS
 from ..scriptlines import Lines
 from ..worker import cpu_seconds
 from .report import Report, ScriptReport, line_ranges, short
 from .scene import validate as validate_scene
 from .static import check_description, check_forbidden
 
+#: Games checked ply by ply when there is no time budget (``seconds=0``) and no count is given;
+#: with a budget, at least one, then as the budget allows.
 DEFAULT_PLAYOUTS = 20
-#: Random games go on until this much CPU time has gone into the defaults' games (half of it for
-#: each variant, a tenth for each option's extreme, like the counts), after at least the count:
-#: a mistake that shows in one game in a hundred is found in a small game.
+#: The CPU time that goes into the defaults' random games (half of it for each variant, a tenth
+#: for each option's extreme): a share to games checked ply by ply, the rest to fast games
+#: (random games inside Lua with the cheap checks), so that a mistake that shows in one game in
+#: a hundred is found in a few seconds, in a small game as in a wide one.
 DEFAULT_SECONDS = 3.0
+#: The share of a configuration's budget for the games checked ply by ply (each costs some 70
+#: fast games); the rest, and what they leave, goes to the fast games.
+CHECKED_SHARE = 0.5
+#: Fast games of one configuration at most: a mistake that shows in one game in ten thousand is
+#: found in all but one run in 20,000; a small game stops there, well within its budget.
+FAST_MOST = 100_000
+FAST_FIRST_BATCH = 16       # fast games in the first request; the next ones double...
+FAST_BATCH_SECONDS = 0.1    # ...while a request takes less than this (CPU seconds)
+#: Second runs under a line hook (the line behind E051, E060) for one script at most: each
+#: costs a game's replay and a traced call, and the first ones are the news.
+MOST_BLAMES = 3
 DEFAULT_MAX_PLIES = 1000
 #: The checker's limits: more time than a game's 1.5 s, since its first games trace every line
 #: with Lua 5.4's line hook, which slows a call down (3verse's 4verse variant: its opening
@@ -40,31 +64,43 @@ DEFAULT_MAX_PLIES = 1000
 #: that needs more than this for a board game is probably leaking).
 DEFAULT_LIMITS = Limits(time=4.0, memory=256 << 20)
 SMALL = 8             # positions with at most this many moves test random_move's reach
-STATS_GAMES = 200     # fast playouts for the figures
-TRACED_GAMES = 5      # games of the default options whose lines are traced (rule coverage)...
-TRACE_BUDGET = 2.0    # ...and more of them while tracing has taken less than this (seconds)
+#: The hooks that random games never call: their lines are traced in the games checked ply by ply.
+EXTRA_HOOKS = frozenset({"notation", "parse", "scene", "labels", "pieces", "view", "determinize", "evaluate",
+                         "text"})
+STATS_GAMES = 200     # fast games of the defaults at least (the figures come from them)
+#: The share of the defaults' budget for fast games on Lua 5.4 whose lines are traced (rule
+#: coverage; at least one such game for the defaults and each variant).
+TRACED_SHARE = 0.2
 
-def cpu_clock(worker: int | None = None) -> float:
-    """The clock of the time budget: the CPU time of this process and of the worker process
-    ``worker`` (a process id) that runs the script, so a loaded machine plays as many games as
+def cpu_clock(workers: Sequence[int] = ()) -> float:
+    """The clock of the time budget: the CPU time of this process and of the worker processes
+    ``workers`` (process ids) that run the script, so a loaded machine plays as many games as
     an idle one, just later.  A function of its own so that tests can replace it."""
-    return time.process_time() + (cpu_seconds(worker, 0.0) if worker else 0.0)
+    return time.process_time() + sum(cpu_seconds(pid, 0.0) for pid in workers)
+
+
+def _cpu_with_children() -> float:
+    """The CPU time of this process and of its ended worker processes (a whole check's cost)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 class Stop(Exception):
     """Ends the checks of one script (a limit was hit, or the runtime is unusable)."""
 
 
-def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
+def check(paths, playouts: int | None = None, seed: int = 0,
           options: dict[str, Any] | None = None, runtime: str | None = None,
           max_plies: int = DEFAULT_MAX_PLIES, limits: Limits = DEFAULT_LIMITS, coverage: bool = True,
           stats_games: int = STATS_GAMES, text_options: bool = False,
           extremes: bool = True, jobs: int = 1, seconds: float = DEFAULT_SECONDS) -> Report:
     """Checks one script or several; returns a :class:`Report`.
 
-    The defaults are played ``playouts`` times and then on until ``seconds`` of CPU time have
-    gone into their games (each variant half of both, each option's extreme a tenth);
-    ``seconds=0`` plays only the count.
+    ``seconds`` of CPU time go into the defaults' random games (each variant half, each
+    option's extreme a tenth): half of it to games checked ply by ply (at least ``playouts``
+    of them; without a count, at least one), the rest to fast games inside Lua with the cheap
+    checks (at least ``stats_games`` for the defaults, whose figures come from them).
+    ``seconds=0`` plays only the counts (``playouts`` defaulting to 20).
 
     ``options`` (values, or text with ``text_options``) restrict the games to those options;
     without them every variant, the defaults and (with ``extremes``) each option's extremes
@@ -73,6 +109,7 @@ def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     if isinstance(paths, (str, Path)):
         paths = [paths]
     report = Report()
+    start = time.perf_counter()
     settings = (playouts, seed, options, runtime_name(runtime), max_plies, limits,
                 coverage, stats_games, text_options, extremes, seconds)
     jobs = min(jobs or 1, len(paths))
@@ -83,6 +120,7 @@ def check(paths, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
             report.scripts.extend(pool.map(_check_one, [str(p) for p in paths], [settings] * len(paths)))
     else:
         report.scripts.extend(_check_one(str(p), settings) for p in paths)
+    report.seconds = time.perf_counter() - start
     return report
 
 
@@ -96,6 +134,8 @@ class _ScriptChecker:
         self.extremes = extremes
         self.seconds = max(0.0, float(seconds))
         self.path = path
+        if playouts is None:
+            playouts = DEFAULT_PLAYOUTS if self.seconds <= 0 else 1
         self.playouts = max(1, playouts)
         self.seed = seed
         self.options = options
@@ -111,7 +151,9 @@ class _ScriptChecker:
         self.game: Game | None = None
         self.other: Engine | None = None
         self.pools: list[EnginePool] = []   # closed when the check ends
-        self.traced_seconds = 0.0
+        self.fast_stats: dict[str, _FastStats] = {}   # per configuration
+        self.blames = 0                     # second runs under a line hook for E051/E060 so far
+        self.play_changed = False           # E060 of play reported
 
     # -- reporting errors -------------------------------------------------------------------
 
@@ -138,7 +180,7 @@ class _ScriptChecker:
     # -- the whole check --------------------------------------------------------------------
 
     def run(self) -> ScriptReport:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), _cpu_with_children()
         try:
             self._run()
         except Stop:
@@ -154,6 +196,7 @@ class _ScriptChecker:
             if self.game is not None:
                 self.game.close()
         self.r.seconds = time.perf_counter() - start
+        self.r.cpu_seconds = max(0.0, _cpu_with_children() - cpu_start)
         return self.r
 
     def _run(self) -> None:
@@ -166,7 +209,8 @@ class _ScriptChecker:
         try:
             # In a worker process, like every other call into the script: loading runs the
             # script's main chunk, which may hang in C code (a pattern) or crash a runtime.
-            desc = self._engine(source, "5.4").description
+            loaded = self._engine(source, "5.4")
+            desc = loaded.description
         except ScriptError as exc:
             self._load_error(exc)
             return
@@ -176,7 +220,8 @@ class _ScriptChecker:
         if self.r.errors:
             return
         try:
-            self.game = Game(source, self.path, "5.4", limits=self.limits)
+            # (on the same worker process: the script is loaded there already)
+            self.game = Game(source, self.path, "5.4", limits=self.limits, pool=self.pools[-1])
         except ScriptError as exc:
             self.script_error(exc)
             return
@@ -187,28 +232,8 @@ class _ScriptChecker:
             game.engine.coverage_start()
             game.engine.coverage_pause()
         try:
-            for label, values, games, budget in configs:
-                self.r.configurations.append(label)
-                # At least `games` games, then more until `budget` CPU seconds went into them
-                # (the clock is read once a game).
-                config_start = self._cpu()
-                i, spent = 0, 0.0
-                while i < games or spent < budget:
-                    # Tracing lines costs some 30 times the script's own time: the rules are
-                    # traced in the first games of the defaults and of each variant.
-                    # More games of the defaults are traced while that stays cheap.
-                    traced = self.coverage and (
-                        i < (TRACED_GAMES if label == "defaults" else 0 if label.startswith("option ") else 2)
-                        or (label == "defaults" and self.traced_seconds < TRACE_BUDGET))
-                    started = time.perf_counter()
-                    ok = self._game(label, values, self.seed + i, replay=(i == 0), traced=traced)
-                    if traced:
-                        self.traced_seconds += time.perf_counter() - started
-                    i += 1
-                    spent = self._cpu() - config_start
-                    if not ok:
-                        break
-                self.r.games_seconds += max(0.0, spent)
+            for label, values, games, budget, fast_least in configs:
+                self._configuration(label, values, games, budget, fast_least)
         finally:
             if self.coverage:
                 cov: dict[str, Any] | None
@@ -223,10 +248,153 @@ class _ScriptChecker:
         if not self.r.errors:
             self._figures()
 
+    # -- the budget: games checked ply by ply, then fast games -------------------------------
+
+    def _configuration(self, label: str, values: dict, games: int, budget: float, fast_least: int) -> None:
+        """One configuration's random games, within `budget` CPU seconds: fast games on Lua 5.4
+        with their lines traced for rule coverage (the defaults and each variant: at least one,
+        the defaults up to TRACED_SHARE of the budget), games checked ply by ply (at least
+        `games`, then up to CHECKED_SHARE of the budget), then, unless a mistake was found,
+        fast games on the chosen runtime with what is left (at least `fast_least`)."""
+        game = self.game
+        assert game is not None, "the script was loaded before the games are played"
+        self.r.configurations.append(label)
+        errors = len(self.r.errors)
+        start = self._cpu()
+        if self.coverage and not label.startswith("option "):
+            # First, so that what a script builds once and keeps (a table per board size) is
+            # built while its lines are traced.
+            share = budget * TRACED_SHARE if label in ("defaults", "the given options") else 0.0
+            engine = game.engine
+            engine.coverage_start(True)
+            try:
+                # (without a budget, as many as the games checked ply by ply: they cost less)
+                least = 1 if self.seconds > 0 else games
+                found = self._fast_games(label, values, least, share, engine, traced=True)
+            finally:
+                engine.coverage_pause()
+            if found:
+                return
+        self._checked_games(label, values, games, budget * CHECKED_SHARE)
+        if len(self.r.errors) > errors:
+            return
+        self._fast_games(label, values, fast_least, budget - (self._cpu() - start), self._fast_engine())
+
+    def _checked_games(self, label: str, values: dict, games: int, share: float) -> None:
+        """The first tier: at least `games` games checked ply by ply, then more while they have
+        taken less than `share` CPU seconds (the clock read once a game).  Lines are traced in
+        the first game of the defaults and of each variant."""
+        start = self._cpu()
+        i, spent = 0, 0.0
+        while i < games or spent < share:
+            traced = self.coverage and not label.startswith("option ") and i == 0
+            ok = self._game(label, values, self.seed + i, replay=(i == 0), traced=traced)
+            i += 1
+            spent = self._cpu() - start
+            if not ok:
+                break
+        self.r.games_seconds += max(0.0, spent)
+
+    def _fast_games(self, label: str, values: dict, least: int, budget: float, engine: Engine,
+                    traced: bool = False) -> bool:
+        """The second tier: random games inside Lua with the cheap checks at every ply
+        (checks.lua), at least `least` of them, then more until `budget` CPU seconds went into
+        them, at most FAST_MOST.  They run in batches, each a request, that grow while a batch
+        takes under FAST_BATCH_SECONDS.  A mistake they find is replayed ply by ply (the
+        game's seed and moves come back from the host) and reported as the full checks say it;
+        returns whether one was found."""
+        if least <= 0 and budget <= 0:
+            return False
+        np = int(values["players"])
+        start = self._cpu()
+        # (a traced game costs several untraced ones: they start one at a time)
+        played, spent, size, batch = 0, 0.0, 1 if traced else FAST_FIRST_BATCH, 0
+        stats = self.fast_stats.setdefault(label, _FastStats(np))
+        kind = "traced" if traced else "fast"
+        while played < FAST_MOST and (played < least or spent < budget):
+            n = min(size, FAST_MOST - played)
+            if played < least:
+                n = min(n, least - played)
+            elif spent > 0:
+                # Not far past the budget: the batch sized by the speed so far.
+                n = max(1, min(n, math.ceil((budget - spent) / (spent / played))))
+            seed = _batch_seed(self.seed, f"{label} {kind}", batch)
+            before = self._cpu()
+            try:
+                figures = engine.check_games(values, seed, n, np, self.max_plies)
+            except ScriptError as exc:
+                self.r.fast_seconds += max(0.0, self._cpu() - start)
+                self._fast_mistake(exc, engine, label, values, seed, n, np, played)
+                return True
+            took = self._cpu() - before
+            if not traced:      # (the figures' speed: untraced games only)
+                stats.add(figures)
+            played += n
+            batch += 1
+            spent = self._cpu() - start
+            self.r.fast_games += n
+            self.r.fast_plies += int(figures["plies"])
+            if took < FAST_BATCH_SECONDS:
+                size = min(size * 2, FAST_MOST)
+        self.r.fast_seconds += max(0.0, spent)
+        return False
+
+    def _fast_engine(self) -> Engine:
+        """The runtime the fast games run on: the chosen one (LuaJIT by default: the same
+        worker as the replays of the first games)."""
+        game = self.game
+        assert game is not None, "the script was loaded before the games are played"
+        if self.runtime == "5.4":
+            return game.engine
+        if self.other is None:
+            self.other = self._engine(game.source, self.runtime)
+        return self.other
+
+    def _fast_mistake(self, exc: ScriptError, engine: Engine, label: str, values: dict,
+                      seed: list[int], n: int, np: int, before: int) -> None:
+        """A mistake a fast game found: replayed ply by ply from that game's seed and moves,
+        and reported as the full checks word it (the move played, what differs, the line
+        blamed); if the replay does not show it, as the fast game saw it."""
+        game = self.game
+        assert game is not None, "the script was loaded before the games are played"
+        if isinstance(exc, LimitError) and exc.kind == "time" and not exc.line:
+            # LuaJIT's hook does not fire in compiled loops: its worker was stopped, which tells
+            # neither the line nor the game (so is a worker that a busy machine kept off the
+            # processor too long).  The same games on Lua 5.4 stop where it hangs.
+            try:
+                game.engine.check_games(values, seed, n, np, self.max_plies)
+            except ScriptError as again:
+                if again.line or not exc.line:
+                    exc, engine = again, game.engine
+        if exc.hook == "check_games":   # (a worker stopped: the hook that ran is not known)
+            exc.hook = None
+        try:
+            trail = engine.check_trail()
+        except ScriptError:
+            trail = None
+        number = before + int(trail["game"]) if trail else None
+        if trail:   # (the games of the failing batch up to the failing one: played too)
+            self.r.fast_games += int(trail["game"])
+        where = f"{label}, fast random game {number:,}" if number else f"{label}, fast random games"
+        known = len(self.r.diagnostics)
+        try:
+            if trail and exc.kind not in ("time", "memory"):
+                self._play_game(label, values, 0, False, lambda on: None, follow=trail, where=where)
+                if len(self.r.diagnostics) > known:
+                    return
+                where += f", ply {trail['ply']}"
+            self.script_error(exc, where)
+        finally:
+            self.r.fast_found.extend(d.code for d in self.r.diagnostics[known:])
+
     def _cpu(self) -> float:
-        """The CPU time of this process and of the script's worker process so far."""
-        worker = getattr(self.game.engine, "process_id", None) if self.game is not None else None
-        return cpu_clock(worker if isinstance(worker, int) else None)
+        """The CPU time of this process and of the script's worker processes so far."""
+        workers = []
+        for engine in (self.game.engine if self.game is not None else None, self.other):
+            pid = getattr(engine, "process_id", None)
+            if isinstance(pid, int):
+                workers.append(pid)
+        return cpu_clock(workers)
 
     def _engine(self, source: str, runtime: str) -> Engine:
         """The script on a worker process of its own: loading runs the script's main chunk,
@@ -248,15 +416,16 @@ class _ScriptChecker:
 
     # -- configurations ---------------------------------------------------------------------
 
-    def _configurations(self) -> list[tuple[str, dict, int, float]]:
-        """(label, resolved options, number of games, CPU seconds): the defaults, each variant
-        and each option's extremes (min and max, every choice, both booleans)."""
+    def _configurations(self) -> list[tuple[str, dict, int, float, int]]:
+        """(label, resolved options, games checked ply by ply at least, CPU seconds, fast games
+        at least): the defaults, each variant and each option's extremes (min and max, every
+        choice, both booleans)."""
         game = self.game
         assert game is not None, "the script was loaded before its configurations are read"
-        out: list[tuple[str, dict, int, float]] = []
+        out: list[tuple[str, dict, int, float, int]] = []
         seen: list[dict] = []
 
-        def add(label, given, variant, games, seconds, quiet=False):
+        def add(label, given, variant, games, seconds, fast, quiet=False):
             try:
                 values = game.resolve_options(given, variant, text=self.text_options and given is self.options)
             except OptionError as exc:
@@ -276,14 +445,15 @@ class _ScriptChecker:
             if values in seen:
                 return
             seen.append(values)
-            out.append((label, values, games, seconds))
+            out.append((label, values, games, seconds, fast))
 
+        fast = self.stats_games
         if self.options:
-            add("the given options", self.options, None, self.playouts, self.seconds)
+            add("the given options", self.options, None, self.playouts, self.seconds, fast)
             return out
-        add("defaults", None, None, self.playouts, self.seconds)
+        add("defaults", None, None, self.playouts, self.seconds, fast)
         for v in game.variants:
-            add(f"variant {v!r}", None, v, max(1, self.playouts // 2), self.seconds / 2)
+            add(f"variant {v!r}", None, v, max(1, self.playouts // 2), self.seconds / 2, fast // 2)
         few = max(1, self.playouts // 10)
         for spec in game.options.ordered() if self.extremes else ():
             values: list = []
@@ -296,7 +466,7 @@ class _ScriptChecker:
             for v in values:
                 if v != spec.default:
                     add(f"option {spec.name}={_show(v)}", {spec.name: v}, None, few, self.seconds / 10,
-                        quiet=True)
+                        fast // 10, quiet=True)
         return out
 
     # -- one random game, checked at every ply ----------------------------------------------
@@ -318,17 +488,25 @@ class _ScriptChecker:
         finally:
             trace(False)
 
-    def _play_game(self, label, values, seed, replay, trace) -> bool:
-        """The rules (setup, result, to_move, moves, play) are traced at every ply; the other
-        hooks, and the host's work, only in the first plies (see _game)."""
+    def _play_game(self, label, values, seed, replay, trace, follow: dict | None = None,
+                   where: str | None = None) -> bool:
+        """Lines are traced (``trace(True)``) in play at every ply (asked from outside a random
+        game, it may take another way: no hint left by random_move), in the hooks random games
+        never call (notation, scene, view, ...) in the first two plies and the final position,
+        in result and to_move in the first two plies, and in moves() at every ply checked fully
+        when random games do not ask it (a game that has steps() too: listing every move of a
+        wide game traced costs seconds).  The fast games traced on Lua 5.4 cover the rules at every ply of theirs
+        (_configuration), at a fraction of the cost of listing every move.  With ``follow`` (a
+        fast game's trail: its seed and moves), that game is played again, checked fully at
+        the ply where it failed, and stops when its moves run out."""
         assert self.game is not None, "the script was loaded before the games are played"
         game, engine, r = self.game, self.game.engine, self.r
         np = int(values["players"])
         rng = random.Random(f"{seed}:{label}")
-        where = f"{label}, seed {seed}"
-        trace(True)
+        where = where or f"{label}, seed {seed}"
+        start = list(follow["seed"]) if follow else seed_words(seed)
         try:
-            state = engine.setup(values, seed_words(seed))
+            state = engine.setup(values, start)
         except ScriptError as exc:
             self.script_error(exc, where)
             return False
@@ -346,10 +524,18 @@ class _ScriptChecker:
         ply = 0
         small_checked = 0
         hooks = game.hooks
+        # The fast games draw their moves from steps() when a game has it: its moves() runs only
+        # here then, and is traced at every ply checked fully.  The hooks random games never
+        # call are traced in the first two plies and at the end.
+        listed_only_here = "moves" in hooks and "steps" in hooks and "random_move" not in hooks
+        extra = bool(EXTRA_HOOKS & set(hooks))
         r.games += 1
         while True:
             here = f"{where}, ply {ply}"
-            trace(True)
+            # The costly checks run at the first plies, then at every 10th (big boards have
+            # thousands of moves and hundreds of scene items); lines are traced there too.
+            full = ply < 4 or ply % 10 == 0 or (follow is not None and ply >= int(follow["ply"]))
+            trace(ply < 2)
             try:
                 res = engine.result(state, np)
             except ScriptError as exc:
@@ -367,11 +553,8 @@ class _ScriptChecker:
                 self.script_error(exc, here)
                 return False
             assert p is not None, "the host refuses nil while the game runs (E063)"
-            # The costly checks run at the first plies, then at every 10th (big boards have
-            # thousands of moves and hundreds of scene items).
-            full = ply < 4 or ply % 10 == 0
             moves = []   # this ply's list, when it is asked for (else the move is named by number)
-            trace(True)
+            trace(full and listed_only_here)
             try:
                 if full:
                     moves = [Move.from_json(m) for m in engine.moves(state)]
@@ -384,13 +567,17 @@ class _ScriptChecker:
             r.positions += 1
             r.branching_total += count
             r.branching_max = max(r.branching_max, count)
-            if full and len(set(moves)) != len(moves):
+            if full and len(set(moves)) != len(moves) and not r.has_error("E051"):
+                # (once: the same mistake shows at every ply, and the line costs a second run)
                 first: dict[Move, int] = {}
                 again = next(i for i, m in enumerate(moves) if first.setdefault(m, i) != i)
-                try:   # the line that added it the second time, where that can be told
-                    added = engine.move_added_at(state, again)
-                except ScriptError:
-                    added = None
+                added = None
+                if self.blames < MOST_BLAMES:
+                    self.blames += 1
+                    try:   # the line that added it the second time, where that can be told
+                        added = engine.move_added_at(state, again)
+                    except ScriptError:
+                        added = None
                 r.add(added or self.line("moves", "steps"), "E051",
                       f"the move {'-'.join(moves[again].steps)} is listed twice ({here})")
             if full and "steps" in hooks and "moves" in hooks and not self._steps_agree(state, moves, here):
@@ -398,39 +585,59 @@ class _ScriptChecker:
             drawn = "random_move" in hooks or "steps" in hooks   # a random move of the game's, or the host's
             if not full and count <= SMALL and drawn:
                 moves = [Move.from_json(m) for m in engine.moves(state)]
-            trace(ply < 2)
+            trace(ply < 2 and extra)
             if full and not self._notations(state, moves, here):
                 return False
             if full and not self._scene(state, moves, here):
                 return False
-            if full and "view" in hooks and not self._view(state, before, p, here):
-                return False
-            if full and "determinize" in hooks and not self._determinize(state, before, p, moves, seed * 1000 + ply, here):
-                return False
-            if full and "evaluate" in hooks and not self._evaluate(state, before, np, here):
-                return False
+            # (A hook that changed the state is reported once: the hooks after it, and play,
+            # are held to the state as it then was.)
+            if full and "view" in hooks:
+                if not self._view(state, before, p, here):
+                    return False
+                before = self._as_it_is(state, before)
+            if full and "determinize" in hooks:
+                if not self._determinize(state, before, p, moves, seed * 1000 + ply, here):
+                    return False
+                before = self._as_it_is(state, before)
+            if full and "evaluate" in hooks:
+                if not self._evaluate(state, before, np, here):
+                    return False
+                before = self._as_it_is(state, before)
             if drawn and (full or count <= SMALL):
                 ok, small = self._random_move(state, moves, before, seed * 1000 + ply, here,
                                               small_checked < 3)
                 small_checked += small
                 if not ok:
                     return False
+                before = self._as_it_is(state, before)
             index = rng.randrange(count)
+            playing = _name(moves, index, count)
             trace(True)
             try:
-                new = engine.play(state, index)
+                if follow is None:
+                    new = engine.play(state, index)
+                elif ply < len(follow["moves"]):
+                    playing = str(Move.from_json(follow["moves"][ply]))
+                    new = engine.play_steps(state, Move.from_json(follow["moves"][ply]).steps)[0]
+                else:
+                    return True     # (the fast game's moves end here)
             except ScriptError as exc:
-                self.script_error(exc, f"{here}, playing {_name(moves, index, count)}")
+                if exc.code == "illegal":   # (the same seed and moves gave another game here)
+                    return False
+                self.script_error(exc, f"{here}, playing {playing}")
                 return False
             trace(False)
             try:
                 after = engine.dump(state)
             except ScriptError:
                 after = None
-            if after != before:
-                r.add(self.line("play"), "E060", f"play changed the state it was given"
-                      f"{_first_difference(before, after)} (playing {_name(moves, index, count)}, {here}); "
-                      "copy what you change: nomv.copy(s.board), nomv.shallow(s)")
+            if after != before and not self.play_changed:
+                line, how = self._changed_at(values, start, trail, follow, ply, index)
+                what = how or _first_difference(before, after)
+                r.add(line or self.line("play"), "E060", f"play changed the state it was given{what} "
+                      f"(playing {playing}, {here}); copy what you change: nomv.copy(s.board), nomv.shallow(s)")
+                self.play_changed = True     # (once: every later ply would say it again)
             try:
                 before = engine.dump(new)
             except ScriptError as exc:
@@ -440,7 +647,7 @@ class _ScriptChecker:
             trail.append(index)
             ply += 1
             r.plies += 1
-        trace(True)
+        trace(bool({"scene", "labels", "pieces", "text"} & set(hooks)))
         if not self._scene(state, [], f"{where}, the final position"):
             return False
         if "text" in hooks:
@@ -452,6 +659,52 @@ class _ScriptChecker:
         if replay:
             self._replay(values, seed, trail, where)
         return True
+
+    def _as_it_is(self, state, before: Any) -> Any:
+        """The state's dump to hold the next hooks to, after a hook that may have changed it
+        (and was reported for it: once is enough)."""
+        assert self.game is not None, "the script was loaded before the games are played"
+        try:
+            return self.game.engine.dump(state)
+        except ScriptError:
+            return before
+
+    def _changed_at(self, values: dict, start: list[int], trail: list[int], follow: dict | None,
+                    ply: int, index: int) -> tuple[int | None, str]:
+        """E060: the line that changed the state play was given, and the words for it (": this
+        line changes state.board[7] through 'board', ..."), found by playing the game to this
+        ply again and the move once more under a line hook (blame.lua); (None, "") when that
+        cannot be told."""
+        game = self.game
+        assert game is not None, "the script was loaded before the games are played"
+        if self.blames >= MOST_BLAMES:
+            return None, ""
+        self.blames += 1
+        engine = game.engine
+        try:
+            if follow is None:
+                replies = engine.batch([Call("setup", (values, start))] +
+                                       [Call("play", (PREVIOUS, i)) for i in trail])
+                if any(reply.status != "ok" for reply in replies):
+                    return None, ""
+                fresh = replies[-1].value
+            else:
+                played = [Move.from_json(m) for m in follow["moves"]]
+                fresh = engine.replay(values, start, [m.steps for m in played[:ply]])[-1]
+                index = [Move.from_json(m) for m in engine.moves(fresh)].index(played[ply])
+            found = engine.play_changed_at(fresh, index)
+        except (ScriptError, ValueError, IndexError):
+            return None, ""
+        if not found or not isinstance(found.get("line"), int):
+            return None, ""
+        words = f": this line changes {found['path']}{found['key']}"
+        via = found.get("via")
+        if via and isinstance(via.get("line"), int):
+            words += f" through '{via['name']}', which is {found['path']} itself"
+            if via["line"] != found["line"]:
+                text = Lines.text_of(self.source, via["line"])
+                words += f" since line {via['line']}" + (f" ({text})" if text else "")
+        return found["line"], words
 
     def _notations(self, state, moves: list[Move], here: str) -> bool:
         assert self.game is not None, "the script was loaded before the games are played"
@@ -509,6 +762,15 @@ class _ScriptChecker:
                            f"although it looks like the scene's places ({like!r}): the scene seems to "
                            f"have forgotten it, and the window would show it as a button ({here})")
                 break
+        if not ids:
+            # No item to click at all, though the steps name cells (d2, aa10): the scene forgot
+            # every id, and the window would show the whole board as buttons.
+            cells = [s for m in moves for s in m.steps if re.fullmatch(r"[a-z]{1,2}\d{1,2}", s)]
+            if cells and len(cells) == sum(len(m.steps) for m in moves):
+                self.r.add(self.line("scene", "moves"), "E090",
+                           f"no item of the scene has an id, but the steps name cells ({cells[0]!r}): give the "
+                           f"items that are clicked their ids (id = g.ids[i]), or the window shows every move as a "
+                           f"button ({here})")
         return True
 
     def _view(self, state, before, player: int, here: str) -> bool:
@@ -659,7 +921,7 @@ class _ScriptChecker:
                     if index is None:
                         break
                     ma = mb = None
-                    if ply < 3 or ply % 10 == 0:
+                    if ply < 3:    # (the order of the moves: listing them costs a wide game dear)
                         ma, mb = main.moves(a), other.moves(b)
                     if ma != mb:
                         self.r.add(self.line("moves"), "E061",
@@ -674,40 +936,14 @@ class _ScriptChecker:
     # -- figures and coverage ---------------------------------------------------------------
 
     def _figures(self) -> None:
+        """The figures of the default options (or the given ones), from their fast games."""
         game = self.game
         assert game is not None, "the figures come after the games, which need the script loaded"
-        if self.stats_games <= 0:
+        label = "the given options" if self.options else "defaults"
+        stats = self.fast_stats.get(label)
+        if stats is None or not stats.games:
             return
-        fast: Game | None = None
-        given = self.options if self.options else None
-        try:
-            fast = game if self.runtime == "5.4" else Game(game.source, self.path, self.runtime, limits=self.limits)
-            stats = fast.playout(self.stats_games, seed=self.seed, options=given,
-                                 text=self.text_options, max_plies=self.max_plies)
-        except ScriptError as exc:
-            if exc.kind == "time" and not exc.line and fast is not game:
-                # LuaJIT's hook does not fire in compiled loops: its worker was stopped, which
-                # tells neither the line nor the hook.  The same games on Lua 5.4 (the same
-                # seed gives the same games) stop where the script hangs.
-                try:
-                    game.playout(self.stats_games, seed=self.seed, options=given,
-                                 text=self.text_options, max_plies=self.max_plies)
-                except ScriptError as again:
-                    if again.kind == "time":
-                        exc = again
-                except OptionError:
-                    pass
-            self.script_error(exc, "fast playouts")
-            return
-        except OptionError:
-            return
-        finally:
-            if fast is not None and fast is not game:
-                fast.close()
-        if stats.unfinished:
-            self.r.add(self.line("result"), "E062", f"{stats.unfinished} of {stats.games} random games did "
-                       f"not end within {self.max_plies} plies")
-        if stats.games and stats.longest == 0:
+        if stats.longest == 0:
             # A game over before anyone moved is a script that cannot be played: a result that
             # ends it at once, or (with steps) every partial move a dead end.
             hook = "steps" if "steps" in game.hooks else "result"
@@ -716,12 +952,12 @@ class _ScriptChecker:
                     if hook == "steps" else "")
             self.r.add(self.line(hook), "W064", f"all {stats.games} random games ended before their first "
                        f"move: the game is over at the start{hint}")
-        self.r.stats = {"runtime": fast.runtime, "games": stats.games,
+        self.r.stats = {"runtime": self.runtime, "games": stats.games,
                         "seconds": round(stats.seconds, 4),
-                        "games_per_second": round(stats.games_per_second, 1),
-                        "average_length": stats.average_length, "longest": stats.longest,
+                        "games_per_second": round(stats.games / stats.seconds, 1) if stats.seconds > 0 else 0.0,
+                        "average_length": stats.plies / stats.games, "longest": stats.longest,
                         "shortest": stats.shortest, "wins": stats.wins, "draws": stats.draws,
-                        "lost": stats.lost, "unfinished": stats.unfinished}
+                        "lost": stats.lost, "unfinished": 0}
 
     def _coverage(self, cov: dict) -> None:
         source_lines = self.source.split("\n")
@@ -734,6 +970,35 @@ class _ScriptChecker:
             self.r.add(a, "W110", f"{text} never ran in the random games")
         self.r.coverage = {"active": len(active), "covered": len([l for l in active if l in ran]),
                            "ranges": [[a, b] for a, b in ranges]}
+
+
+def _batch_seed(seed: int, label: str, batch: int) -> list[int]:
+    """The seed of one batch of fast games: the same for the same check, whatever the process."""
+    digest = hashlib.sha256(f"{seed}:{label}:{batch}".encode()).digest()
+    return seed_words(int.from_bytes(digest[:6], "big"))
+
+
+class _FastStats:
+    """The figures of one configuration's fast games, summed over their batches."""
+
+    def __init__(self, players: int):
+        self.games = self.plies = self.longest = self.draws = self.lost = 0
+        self.shortest = 0
+        self.wins = [0] * players
+        self.seconds = 0.0
+
+    def add(self, figures: dict[str, Any]) -> None:
+        games = int(figures["games"])
+        if not games:
+            return
+        self.shortest = int(figures["shortest"]) if not self.games else min(self.shortest, int(figures["shortest"]))
+        self.games += games
+        self.plies += int(figures["plies"])
+        self.longest = max(self.longest, int(figures["longest"]))
+        self.wins = [a + int(b) for a, b in zip(self.wins, figures["wins"])]
+        self.draws += int(figures["draws"])
+        self.lost += int(figures.get("lost", 0))
+        self.seconds += max(0.0, float(figures.get("seconds", 0.0)))
 
 
 def _name(moves: list[Move], index: int, count: int) -> str:

@@ -66,6 +66,10 @@ class ScriptReport:
     skipped: list[str] = field(default_factory=list)
     games: int = 0                      # detailed random games (every rule checked at every ply)
     games_seconds: float = 0.0          # the CPU time they took
+    fast_games: int = 0                 # fast random games (inside Lua, the cheap checks)
+    fast_plies: int = 0
+    fast_seconds: float = 0.0           # the CPU time they took
+    fast_found: list[str] = field(default_factory=list)   # codes of what the fast games found
     plies: int = 0
     positions: int = 0
     branching_total: int = 0
@@ -73,7 +77,8 @@ class ScriptReport:
     stats: dict[str, Any] | None = None  # in-Lua playouts of the default options
     player_names: list[str] = field(default_factory=list)
     coverage: dict[str, Any] | None = None
-    seconds: float = 0.0
+    seconds: float = 0.0                # the whole check, wall-clock time
+    cpu_seconds: float = 0.0            # the whole check, CPU time (nomv's and its workers')
 
     def add(self, line: int | None, code: str, message: str) -> Diagnostic | None:
         """Adds a finding unless the same code was already reported at the same line."""
@@ -104,14 +109,15 @@ class ScriptReport:
         n_err, n_warn = len(self.errors), len(self.warnings)
         head = f"{self.path}: {_plural(n_err, 'error')}, {_plural(n_warn, 'warning')}"
         if self.games:
-            head += (f"; {_plural(self.games, 'random game')} checked ply by ply over "
+            fast = f" and {_plural(self.fast_games, 'fast random game')}" if self.fast_games else ""
+            head += (f"; {_plural(self.games, 'random game')} checked ply by ply{fast} over "
                      f"{_plural(len(self.configurations), 'configuration')} "
-                     f"in {self.games_seconds:.1f} s of CPU ({self.seconds:.1f} s in all)")
+                     f"in {self.games_seconds + self.fast_seconds:.1f} s of CPU ({self.seconds:.1f} s in all)")
         out.append(head)
         s = self.stats
         if s:
             rt = "LuaJIT" if s["runtime"] == "jit" else "Lua 5.4"
-            out.append(f"  speed: {s['games_per_second']:,.0f} games/s on {rt} ({s['games']} games of the default options)")
+            out.append(f"  speed: {s['games_per_second']:,.0f} games/s on {rt} ({s['games']:,} games of the default options)")
             out.append(f"  length: average {s['average_length']:.1f} plies, longest {s['longest']}")
         if self.positions:
             out.append(f"  branching: average {self.branching_total / self.positions:.1f} moves, "
@@ -162,9 +168,12 @@ class ScriptReport:
             "diagnostics": [d.to_json() for d in self.sorted_diagnostics()],
             "configurations": self.configurations, "skipped": self.skipped,
             "games": self.games, "games_seconds": round(self.games_seconds, 3), "plies": self.plies,
+            "fast_games": self.fast_games, "fast_plies": self.fast_plies,
+            "fast_seconds": round(self.fast_seconds, 3), "fast_found": self.fast_found,
             "branching": {"average": self.branching_total / self.positions if self.positions else None,
                           "largest": self.branching_max},
             "stats": self.stats, "coverage": self.coverage, "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
         }
         if self.stats and len(self.stats["wins"]) >= 2:
             decisive = sum(self.stats["wins"])
@@ -179,6 +188,7 @@ class Report:
     """The reports of every script checked."""
 
     scripts: list[ScriptReport] = field(default_factory=list)
+    seconds: float = 0.0                # the whole run's wall time (scripts checked in parallel too)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -211,12 +221,17 @@ class Report:
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
+        # The run's totals over its scripts (each script's own figures are in "scripts").
         return {"ok": self.ok, "errors": len(self.errors), "warnings": len(self.warnings),
+                "seconds": round(self.seconds, 3),
+                "cpu_seconds": round(sum(s.cpu_seconds for s in self.scripts), 3),
+                "games": sum(s.games for s in self.scripts),
+                "fast_games": sum(s.fast_games for s in self.scripts),
                 "scripts": [s.to_json() for s in self.scripts]}
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{n} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def short(path: str) -> str:

@@ -11,6 +11,7 @@
 --   errors     guarded requests, error JSON with the script's line, contract() with its code
 --   blame      the script's line behind a contract broken by a hook that has returned
 --   sandbox    the script's allow-listed environment (the refused names: nomv/schema.py)
+--   explain    a nil's origin at the author's line: "s.borad is nil: did you mean s.board?"
 --   library    the `nomv` library the script sees; the init request
 --   loader     the load request: compile and run the script, describe its game table
 --   hooks      the game's hooks called with the host's checks of what they return
@@ -23,14 +24,17 @@
 --   loops      loops that stay in Lua: random playouts and perft
 --   computer   the computer player's search (nomv/lua/search.lua)
 --   coverage   rule coverage for nomv check
+--   profile    where random games spend their time, for nomv profile (jit.profile or a hook)
+--   checks     nomv check's fast tier (random games with cheap checks) and E060's line
 --
 -- Everything the script could tamper with (string methods, the `nomv` library) is captured as a
 -- local by each part before any script runs.  H holds the requests, P what the parts share.
 
 local parts = ...   -- {name = source} of the parts
 local H, P = {}, {}
-local ORDER = {"limits", "json", "errors", "blame", "sandbox", "library", "loader", "hooks", "results",
-               "steps", "moves", "scene", "requests", "loops", "computer", "coverage"}
+local ORDER = {"limits", "json", "errors", "blame", "sandbox", "explain", "library", "loader", "hooks",
+               "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks",
+               "profile"}
 for _, name in ipairs(ORDER) do
   local chunk, err = load(parts[name], "@nomv/host/" .. name .. ".lua", "t")
   if not chunk then error(err) end

@@ -11,19 +11,22 @@ import re
 import unicodedata
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from . import names
 from .errors import Conflict, Invalid, TooMany, Unauthorized
+from .live import SessionsEnded
+from .quotas import Quotas
 from .store import Store, login_failures, now, sessions, users
 
-#: A name is what people call themselves, in any script: 2 to 40 characters, printable (no
-#: control or invisible formatting characters), no space at either end, and no slash (uploaded
-#: games are named author/name).  Pages show it as text, and SQL takes it as a bound parameter,
-#: so `<b>x</b>` or `x' OR '1'='1` are just names.
+#: A name is what people call themselves, in any script: 2 to 40 characters, no slash (uploaded
+#: games are named author/name), and nothing that makes it look like another name (invisible
+#: characters, runs of spaces, mixed scripts: nomv.server.names).  Pages show it as text, and
+#: SQL takes it as a bound parameter, so `<b>x</b>` or `x' OR '1'='1` are just names.
 MAX_NAME = 40
 #: Names a seat of a match can mean something else by, and a few that would confuse people.
 RESERVED = {"open", "human", "random", "easy", "medium", "hard", "mcts", "computer", "me",
@@ -50,10 +53,17 @@ def name_key(name: str) -> str:
 
 
 def check_name(name: object) -> str:
-    if not isinstance(name, str) or not 2 <= len(name) <= MAX_NAME or name != name.strip() \
-            or any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name) or "/" in name or "\\" in name:
-        raise Invalid(f"a name is 2 to {MAX_NAME} printable characters, without a space at either end "
-                      f"or a slash; got {str(name)[:60]!r}")
+    """The name as it is stored (NFKC), or Invalid saying what is wrong with it."""
+    if not isinstance(name, str):
+        raise Invalid("a name is a text")
+    name = names.normal(name)
+    what = names.problem(name)
+    if what is None and not 2 <= len(name) <= MAX_NAME or len(name_key(name)) > MAX_NAME:
+        what = f"it is not 2 to {MAX_NAME} characters long"
+    if what is None and ("/" in name or "\\" in name):
+        what = "it holds a slash"
+    if what is not None:
+        raise Invalid(f"the name {names.shown(name[:60])} cannot be used: {what}")
     if name_key(name) in RESERVED:
         raise Invalid(f"{name!r} is reserved (a seat of a match can mean something else by it); "
                       "choose another name")
@@ -69,7 +79,8 @@ def check_password(password: object) -> str:
 def check_email(email: object) -> str | None:
     if email is None or email == "":
         return None
-    if not isinstance(email, str) or not EMAIL.match(email):
+    if not isinstance(email, str) or not EMAIL.match(email) \
+            or any(unicodedata.category(c)[0] == "C" for c in email):
         raise Invalid(f"{str(email)[:60]!r} is not an e-mail address")
     return email
 
@@ -80,17 +91,29 @@ def token_hash(token: str) -> str:
 
 class Accounts:
     def __init__(self, store: Store, session_days: float = 30, memory_cost: int = 65536,
-                 time_cost: int = 3):
+                 time_cost: int = 3, quotas: Quotas | None = None, registrations_per_hour: int = 10):
         self.store = store
         self.session_seconds = session_days * 86400
         self.hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=1)
+        #: Told of sessions that ended, once that is committed (the services make it
+        #: LiveHub.end_sessions: every process closes their sockets and forgets them).
+        self.on_sessions_ended: Callable[[SessionsEnded], None] = lambda ended: None
+        self.quotas = quotas
+        self.registrations_per_hour = registrations_per_hour
 
     @staticmethod
     def _user(row) -> User:
         return User(row.id, row.name, row.email, row.notify)
 
-    def register(self, name: object, password: object, email: object = None) -> User:
+    def register(self, name: object, password: object, email: object = None, address: str | None = None) -> User:
+        """A new account; at most registrations_per_hour from one ``address`` (counted in the
+        database, so across restarts and processes), each counted once the request is valid."""
         name, password, email = check_name(name), check_password(password), check_email(email)
+        if self.by_name(name) is not None:
+            raise Conflict(f"the name {name!r} is taken (names are unique ignoring case)")
+        if address and self.quotas is not None:
+            self.quotas.take(f"register:{address[:100]}", self.registrations_per_hour, 3600,
+                             "accounts made from your address an hour")
         hashed = self.hasher.hash(password)
         try:
             with self.store.write() as db:
@@ -145,30 +168,49 @@ class Accounts:
             self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
         return self._dummy_hash
 
-    #: Failed logins allowed in LOGIN_WINDOW seconds, for one name and from one address.  The
-    #: count is the database's: it holds across the server's processes and its restarts.
+    #: Failed logins allowed in LOGIN_WINDOW seconds, for one name from one address, and from
+    #: one address for any names.  Not for a name from everywhere: then anyone could lock its
+    #: owner out with ten wrong passwords.  The count is the database's: it holds across the
+    #: server's processes and its restarts.  (Without an address, per name.)
     LOGIN_WINDOW = 900.0
     FAILURES_PER_NAME = 10
     FAILURES_PER_ADDRESS = 50
 
-    def login(self, name: object, password: object, address: str | None = None) -> tuple[User, str]:
-        """The user and a new session token.  After too many failed logins for the name, or
-        from the address, TooMany (429) until the oldest failure leaves the window: an
-        unknown name is counted like a known one, so the answer tells nothing about who exists."""
+    @staticmethod
+    def _failure_keys(name: object, address: str | None) -> list[str]:
+        """What a failed password counts against: the (name, address) pair and the address."""
         keys = [f"addr:{address[:100]}"] if address else []
         if isinstance(name, str):
-            keys.insert(0, f"name:{name_key(name)[:100]}")
+            folded = hashlib.sha256(name_key(name[:200]).encode("utf-8", "replace")).hexdigest()[:32]
+            keys.insert(0, f"name:{folded}@{address[:80]}" if address else f"name:{folded}")
+        return keys
+
+    def _failed(self, keys: list[str]) -> None:
+        if not keys:
+            return
+        with self.store.write() as db:
+            t = now()
+            db.execute(login_failures.insert(), [{"key": k, "at": t} for k in keys])
+            # the window slides: what left it is no longer needed
+            db.execute(login_failures.delete().where(login_failures.c.at < t - self.LOGIN_WINDOW))
+
+    def _checked(self, name: object, password: object, address: str | None) -> User:
+        """The user, if the password is theirs: counted as a failure if not, and refused
+        (TooMany) without a look at the password after too many failures."""
+        keys = self._failure_keys(name, address)
         self._refuse_when_too_many(keys)
         try:
-            user = self._verify(name, password)
+            return self._verify(name, password)
         except Unauthorized:
-            if keys:
-                with self.store.write() as db:
-                    t = now()
-                    db.execute(login_failures.insert(), [{"key": k, "at": t} for k in keys])
-                    # the window slides: what left it is no longer needed
-                    db.execute(login_failures.delete().where(login_failures.c.at < t - self.LOGIN_WINDOW))
+            self._failed(keys)
             raise
+
+    def login(self, name: object, password: object, address: str | None = None) -> tuple[User, str]:
+        """The user and a new session token.  After too many failed logins for the name from
+        the address, or from the address, TooMany (429) until the oldest failure leaves the
+        window: an unknown name is counted like a known one, so the answer tells nothing about
+        who exists, and the right password waits like a wrong one (the limit is no hint)."""
+        user = self._checked(name, password, address)
         token = secrets.token_urlsafe(32)
         t = now()
         with self.store.write() as db:
@@ -186,12 +228,17 @@ class Accounts:
                                   .order_by(login_failures.c.at.desc()).limit(limit)).all()
                 if len(rows) >= limit:
                     wait = max(1, int((rows[-1].at + self.LOGIN_WINDOW - now()) // 60) + 1)
-                    what = "for this name" if key.startswith("name:") else "from your address"
+                    what = "for this name from your address" if key.startswith("name:") else "from your address"
                     raise TooMany(f"too many failed logins {what}; try again in {wait} minute{'s' if wait != 1 else ''}")
 
-    def logout(self, token: str) -> None:
+    def logout(self, token: str, reason: str = "logout") -> None:
+        """Ends the session of ``token`` (``reason``: logout, or expired)."""
+        key = token_hash(token)
         with self.store.write() as db:
-            db.execute(sessions.delete().where(sessions.c.token_hash == token_hash(token)))
+            row = db.execute(sa.select(sessions.c.user_id).where(sessions.c.token_hash == key)).first()
+            db.execute(sessions.delete().where(sessions.c.token_hash == key))
+        if row is not None:
+            self.on_sessions_ended(SessionsEnded(row.user_id, (key,), reason=reason))
 
     def session_user(self, token: str | None) -> User | None:
         """The user of a session token, or None (unknown or expired)."""
@@ -205,16 +252,19 @@ class Accounts:
         if row is None:
             return None
         if t - row.used_at > self.session_seconds:
-            self.logout(token)
+            self.logout(token, reason="expired")
             return None
         if t - row.used_at > 3600:   # a session in use stays alive; one write an hour is enough
             with self.store.write() as db:
                 db.execute(sessions.update().where(sessions.c.token_hash == key).values(used_at=t))
         return self._user(row)
 
-    def change_password(self, user: User, old: object, new: object, keep_token: str | None) -> None:
-        """Changes the password after checking the old one; every other session ends."""
-        self._verify(user.name, old)
+    def change_password(self, user: User, old: object, new: object, keep_token: str | None,
+                        address: str | None = None) -> None:
+        """Changes the password after checking the old one; every other session ends.  A wrong
+        old password counts as a failed login of the name from the address: a stolen session
+        cannot try passwords faster than a login can."""
+        self._checked(user.name, old, address)
         new = check_password(new)
         hashed = self.hasher.hash(new)
         with self.store.write() as db:
@@ -223,6 +273,8 @@ class Accounts:
             if keep_token:
                 query = query.where(sessions.c.token_hash != token_hash(keep_token))
             db.execute(query)
+        self.on_sessions_ended(SessionsEnded(user.id, None, token_hash(keep_token) if keep_token else None,
+                                             reason="password"))
 
     def update(self, user: User, email: object = ..., notify: object = ...) -> User:
         values: dict[str, Any] = {}

@@ -17,9 +17,11 @@ from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 
 from .. import __version__
-from .api import accounts, challenges, games, live, matches, mylive, records, server
+from .api import accounts, challenges, games, jobs, live, matches, mylive, records, server
 from .api.errors import add_error_handlers
-from .guard import OriginGuard
+from .guard import BodyLimits, OriginGuard
+from .headers import SecurityHeaders
+from .matches.records import MAX_RECORD
 from .pages import add_pages
 from .services import Services
 from .settings import Settings
@@ -39,7 +41,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        services.computer.start()
+        services.start()
         clock = asyncio.create_task(_clock(services))
         try:
             yield
@@ -52,9 +54,11 @@ def create_app(settings: Settings) -> FastAPI:
     from fastapi_offline import FastAPIOffline
     app = FastAPIOffline(title="nomv server", version=__version__, lifespan=lifespan, description=DESCRIPTION)
     app.state.services = services
-    app.add_middleware(OriginGuard, public_url=settings.public_url)
+    app.add_middleware(OriginGuard, public_url=settings.public_url, body_timeout=settings.body_timeout,
+                       body_limits=BodyLimits(settings.max_script_bytes, MAX_RECORD))
+    app.add_middleware(SecurityHeaders)     # (outside the guard: its refusals get them too)
     add_error_handlers(app)
-    for area in (server, accounts, games, matches, challenges, records, live, mylive):
+    for area in (server, accounts, games, matches, challenges, records, jobs, live, mylive):
         app.include_router(area.router)
     add_pages(app)
     return app

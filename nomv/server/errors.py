@@ -61,13 +61,28 @@ class TooLarge(ApiError):
 
 
 class TooMany(ApiError):
+    """A quota or a rate: ``retry_after`` (seconds) becomes the answer's Retry-After header."""
     status, code = 429, "too_many"
+
+    def __init__(self, message: str, retry_after: float | None = None, **extra: Any):
+        super().__init__(message, **extra)
+        if retry_after is not None:
+            self.headers = {"Retry-After": str(max(1, int(retry_after)))}
+
+
+class Busy(ApiError):
+    """The server cannot take this now (its game has too many requests waiting, a worker process
+    it needed was restarted by another game): nothing was changed, try again in a moment."""
+    status, code = 503, "unavailable"
+    headers = {"Retry-After": "1"}
 
 
 class ScriptFailed(ApiError):
     """The game's script failed (an error, or a time or memory limit) where the request needed
-    it: not the client's fault, and the server goes on."""
+    it: not the client's fault, and the server goes on.  ``process_ended``: as the script's
+    error said (nomv.errors.ScriptError: its worker process died, or was stopped)."""
     status, code = 502, "script_failed"
+    process_ended: str | None = None
 
 
 class UpgradeRequired(ApiError):

@@ -1,4 +1,4 @@
-"""Pushes: who watches which match, and telling them that it changed.
+"""Pushes: who watches which match, and telling them that it changed; and which sessions ended.
 
 The interface is two calls: ``publish(match_id, event)`` from any thread after a change is
 stored, and ``subscribe(match_id, user_id)`` from a WebSocket's task, which then awaits
@@ -9,6 +9,11 @@ process on the database: each publish is also a ``NOTIFY`` on one channel, and e
 ``LISTEN``s there and hands what other processes published to its own subscribers.  When the
 listening connection breaks (the database restarts), it is made again, and every subscriber
 gets a ``resync`` event: it may have missed something, and reads the match afresh.
+
+Sessions that end (a logout, a password change, one that expired) are told to every process the
+same way (:class:`SessionsEnded`, :meth:`LiveHub.end_sessions`): each closes the WebSockets that
+were opened with them (they would go on streaming that player's view), and whatever else keeps
+sessions in memory drops them (:meth:`LiveHub.on_sessions_ended`).
 """
 from __future__ import annotations
 
@@ -19,12 +24,42 @@ import os
 import secrets
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 log = logging.getLogger("nomv.server")
 
 #: The NOTIFY channel of nomv's pushes.
 CHANNEL = "nomv_live"
+#: The event a WebSocket opened with a session gets when that session ends.
+SESSION_ENDED = "session ended"
+
+
+@dataclass(frozen=True)
+class SessionsEnded:
+    """Sessions of a user that ended: those of ``tokens`` (SHA-256 hex digests of session
+    tokens, as ``accounts.token_hash`` makes them), or with ``tokens=None`` every session of the
+    user but ``keep``.  ``reason``: logout, password, expired, or user (the user's row changed:
+    what keeps it in memory reads it again; its sockets stay open)."""
+    user_id: int
+    tokens: tuple[str, ...] | None
+    keep: str | None = None
+    reason: str = "logout"
+
+    def covers(self, user_id: int | None, token_hash: str | None) -> bool:
+        """Whether the session ``token_hash`` of ``user_id`` is one of those that ended."""
+        if user_id != self.user_id or token_hash is None:
+            return False
+        return token_hash in self.tokens if self.tokens is not None else token_hash != self.keep
+
+    def data(self) -> dict[str, Any]:
+        return {"user": self.user_id, "tokens": None if self.tokens is None else list(self.tokens),
+                "keep": self.keep, "reason": self.reason}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> SessionsEnded:
+        tokens = data.get("tokens")
+        return cls(int(data["user"]), None if tokens is None else tuple(str(t) for t in tokens),
+                   None if data.get("keep") is None else str(data["keep"]), str(data.get("reason", "logout")))
 
 #: Keys of pushes that are not a match's (matches have ids from 1): the open challenges, and
 #: each user's own matches (the key -user_id).
@@ -42,6 +77,8 @@ class Subscription:
     user_id: int | None
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+    #: The SHA-256 of the session the socket was opened with (None: a spectator).
+    session: str | None = None
 
     async def next(self) -> list[dict]:
         """The next events (at least one; those that arrived together come together)."""
@@ -62,6 +99,8 @@ class LiveHub:
         self._send_lock = threading.Lock()
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        self._ended_handlers: list[Callable[[SessionsEnded], None]] = []
+        self._resync_handlers: list[Callable[[], None]] = []
 
     def connect(self, dsn: str) -> None:
         """Joins the hubs of every process on this PostgreSQL database (a libpq URL)."""
@@ -89,6 +128,10 @@ class LiveHub:
                 with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if not first:   # pushes may have been missed while the connection was down
+                        # the handlers first (what keeps sessions in memory forgets them), so
+                        # that sockets re-reading their session on "resync" read the database
+                        for handler in list(self._resync_handlers):
+                            self._safely(handler)
                         self._deliver_all({"kind": "resync"})
                     first = False
                     while not self._stop.is_set():
@@ -105,15 +148,22 @@ class LiveHub:
             data = json.loads(payload)
             if data.get("from") == self.origin:
                 return
-            self._deliver(int(data["match"]), dict(data["event"]))
-        except (ValueError, KeyError, TypeError):
+            if "sessions" in data:
+                self._sessions_ended(SessionsEnded.from_data(dict(data["sessions"])))
+            else:
+                self._deliver(int(data["match"]), dict(data["event"]))
+        except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("live pushes: a payload that is not nomv's was ignored")
 
     def _notify(self, match_id: int, event: dict) -> None:
+        self._send({"from": self.origin, "match": match_id, "event": event})
+
+    def _send(self, data: dict[str, Any]) -> None:
+        """NOTIFY the other processes of ``data`` (this process's own are skipped on return)."""
         import psycopg
         dsn = self._dsn
         assert dsn is not None, "connect() gave the database"
-        payload = json.dumps({"from": self.origin, "match": match_id, "event": event})
+        payload = json.dumps(data)
         with self._send_lock:
             for attempt in (1, 2):
                 try:
@@ -128,8 +178,47 @@ class LiveHub:
                         # resync or read; only the push is lost.
                         log.warning("live pushes: cannot notify other processes (%s)", exc)
 
-    def subscribe(self, match_id: int, user_id: int | None) -> Subscription:
-        sub = Subscription(match_id, user_id, asyncio.get_running_loop())
+    # -- sessions that ended ------------------------------------------------------------------
+
+    def on_sessions_ended(self, handler: Callable[[SessionsEnded], None]) -> None:
+        """Calls ``handler`` with every SessionsEnded, of this process or another, on the thread
+        that publishes it or the listener's: it must be quick and thread-safe."""
+        self._ended_handlers.append(handler)
+
+    def on_resync(self, handler: Callable[[], None]) -> None:
+        """Calls ``handler`` when the connection to the other processes came back after a break
+        (what they published meanwhile was missed)."""
+        self._resync_handlers.append(handler)
+
+    def end_sessions(self, ended: SessionsEnded) -> None:
+        """Tells every process that sessions ended, this one first (its handlers have run and
+        its sockets are told when this returns).  Call it after the change is committed."""
+        self._sessions_ended(ended)
+        if self._dsn is not None:
+            self._send({"from": self.origin, "sessions": ended.data()})
+
+    def _sessions_ended(self, ended: SessionsEnded) -> None:
+        for handler in list(self._ended_handlers):
+            self._safely(handler, ended)
+        if ended.reason == "user":
+            return
+        with self._lock:
+            subs = [sub for group in self._subscribers.values() for sub in group
+                    if ended.covers(sub.user_id, sub.session)]
+        for sub in subs:
+            self._put(sub, {"kind": SESSION_ENDED})
+
+    @staticmethod
+    def _safely(handler: Callable[..., None], *args: Any) -> None:
+        try:
+            handler(*args)
+        except Exception:   # noqa: BLE001 - one handler's failure never stops the others
+            log.exception("live pushes: a handler failed")
+
+    # -- subscriptions --------------------------------------------------------------------------
+
+    def subscribe(self, match_id: int, user_id: int | None, session: str | None = None) -> Subscription:
+        sub = Subscription(match_id, user_id, asyncio.get_running_loop(), session=session)
         with self._lock:
             self._subscribers.setdefault(match_id, set()).add(sub)
         return sub
@@ -158,10 +247,14 @@ class LiveHub:
         with self._lock:
             subs = list(self._subscribers.get(match_id, ()))
         for sub in subs:
-            try:
-                sub.loop.call_soon_threadsafe(sub.queue.put_nowait, dict(event))
-            except RuntimeError:   # its loop has closed: the server is stopping
-                pass
+            self._put(sub, event)
+
+    @staticmethod
+    def _put(sub: Subscription, event: dict) -> None:
+        try:
+            sub.loop.call_soon_threadsafe(sub.queue.put_nowait, dict(event))
+        except RuntimeError:   # its loop has closed: the server is stopping
+            pass
 
     def watching(self, match_id: int, user_id: int) -> bool:
         """Whether the user has the match open (no "your turn" e-mail needed then)."""

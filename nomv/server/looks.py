@@ -32,15 +32,22 @@ def seen_as(viewer: Any, hidden: bool) -> Any:
 @dataclasses.dataclass
 class _Kept:
     stamp: tuple
-    snapshot: Snapshot           # its views keyed by what is seen (seen_as)
+    snapshot: Snapshot           # its views (and their sizes) keyed by what is seen (seen_as)
+
+    @property
+    def bytes(self) -> int:
+        return sum(self.snapshot.sizes.values())
 
 
 class Looks:
-    """Snapshots of the ``size`` matches looked at most recently.  Thread-safe."""
+    """Snapshots of the ``size`` matches looked at most recently, holding at most ``max_bytes``
+    of views (their JSON's length: a game whose views are large keeps fewer).  Thread-safe."""
 
-    def __init__(self, size: int = 2000):
+    def __init__(self, size: int = 2000, max_bytes: int = 128 * 2**20):
         self.size = max(1, size)
+        self.max_bytes = max(1, max_bytes)
         self._kept: OrderedDict[int, _Kept] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
 
     @staticmethod
@@ -64,27 +71,42 @@ class Looks:
                     return None
                 views[viewer] = shown
             self._kept.move_to_end(key.id)
-        return dataclasses.replace(snap, views=views)
+        return dataclasses.replace(snap, views=views, sizes={
+            viewer: snap.sizes.get(seen_as(viewer, snap.hidden), 0) for viewer in viewers})
 
     def put(self, key: MatchKey, snapshot: Snapshot) -> None:
         """Keeps the snapshot of the match at ``key``'s version (its views keyed by viewer);
         a kept one of an older version is replaced, a newer one is left."""
         stamp = self._stamp(key)
         seen = {seen_as(viewer, snapshot.hidden): shown for viewer, shown in snapshot.views.items()}
+        sizes = {seen_as(viewer, snapshot.hidden): snapshot.sizes.get(viewer, 0) for viewer in snapshot.views}
         with self._lock:
             kept = self._kept.get(key.id)
+            if kept is not None:
+                self._bytes -= kept.bytes
             if kept is not None and kept.stamp == stamp:
                 kept.snapshot.views.update(seen)
+                kept.snapshot.sizes.update(sizes)
             elif kept is None or kept.stamp[1:] != stamp[1:] or kept.stamp[0] <= key.version:
-                self._kept[key.id] = _Kept(stamp, dataclasses.replace(snapshot, views=seen))
+                kept = self._kept[key.id] = _Kept(stamp, dataclasses.replace(snapshot, views=seen, sizes=sizes))
+            self._bytes += kept.bytes
             self._kept.move_to_end(key.id)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+            while self._kept and (len(self._kept) > self.size or self._bytes > self.max_bytes):
+                _, old = self._kept.popitem(last=False)
+                self._bytes -= old.bytes
 
     def forget(self, match_id: int) -> None:
         with self._lock:
-            self._kept.pop(match_id, None)
+            old = self._kept.pop(match_id, None)
+            if old is not None:
+                self._bytes -= old.bytes
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+            self._bytes = 0
+
+    def held(self) -> int:
+        """The bytes of views kept."""
+        with self._lock:
+            return self._bytes

@@ -11,6 +11,21 @@ from .store import now, ratings, users
 
 _model = PlackettLuce()
 
+#: A rated match changes ratings only once every player has made this many moves, however it
+#: ends.  A resignation, a loss on time or an agreed draw in the first moves says nothing of
+#: anyone's skill, and is how sock-puppet accounts farm a rating (one resigns at once, again and
+#: again); a game that its own rules end that early (an uploaded script can) would do as well.
+MIN_MOVES_EACH = 2
+
+
+def too_short(seats: list[int], movers: list[int]) -> str | None:
+    """Why a rated match between ``seats`` whose moves were made by ``movers`` (a seat a move)
+    changes no rating, or None when it does."""
+    if all(movers.count(seat) >= MIN_MOVES_EACH for seat in seats):
+        return None
+    return (f"not rated: it ended before every player had made {MIN_MOVES_EACH} moves "
+            "(a match that short says nothing of anyone's skill)")
+
 
 #: A rating is provisional while its uncertainty is above this (openskill starts at 25/3 ≈ 8.3;
 #: about ten games bring it under).

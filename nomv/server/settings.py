@@ -38,8 +38,9 @@ class Settings:
     searches: int = max(1, (os.cpu_count() or 2) // 2)
     computer_seconds: float = 3.0
     computer_iterations: int = 200_000
-    #: Positions kept in memory (least recently used first out); the rest are replayed from
-    #: the database when needed.  Scripts kept loaded (each a worker process).
+    #: Positions kept in memory (least recently used first out, also when they hold over
+    #: cache_bytes); the rest are replayed from the database when needed.  Scripts kept loaded
+    #: (each in every worker process).
     cache_positions: int = 2000
     cache_scripts: int = 16
     #: Uploaded scripts: size, how many a user may keep, upload attempts per user an hour, and
@@ -49,6 +50,35 @@ class Settings:
     uploads_per_hour: int = 30
     check_playouts: int = 10
     check_extremes: bool = True
+    #: ...and the fast random games (inside Lua, with the cheap checks: a dead end in one game in
+    #: a hundred is found in all but one upload in a hundred), for the default options.
+    check_fast_games: int = 500
+    #: Jobs (an upload's check, a record's replay: nomv/server/jobs.py): runner threads per
+    #: server process, and the CPU seconds one job may use.
+    jobs: int = 1
+    job_seconds: float = 60.0
+    #: Records continued online: their most moves, and imports a user may try an hour.
+    max_record_moves: int = 2000
+    imports_per_hour: int = 30
+    #: Accounts: registrations from one address an hour, and passwords hashed at once (argon2
+    #: takes argon2_memory KiB each); more wait their turn, at most hash_queue of them.
+    registrations_per_hour: int = 20
+    hashes: int = 2
+    hash_queue: int = 64
+    #: Matches a user may have created that wait for players or run.
+    max_matches: int = 100
+    #: What the server process keeps of matches' positions (looks, views) in bytes, and the
+    #: largest view of a position it sends (a bigger one is refused, like a script's failure).
+    cache_bytes: int = 256 * 2**20
+    max_look_bytes: int = 2**20
+    #: The Lua memory all the games of one worker process may hold together; over it, the
+    #: scripts least recently used are unloaded (0: no budget).
+    worker_memory: int = 2 * 2**30
+    #: WebSockets (each process counts its own): watchers of one match (its players are always
+    #: let in), anonymous sockets from one address, sockets of one logged-in user.
+    watchers_per_match: int = 200
+    anonymous_sockets_per_address: int = 20
+    sockets_per_user: int = 50
     #: Time per move: the shortest a match may ask for (seconds), and how often the server looks
     #: for players out of time.
     min_time_per_move: float = 60.0
@@ -63,6 +93,16 @@ class Settings:
     argon2_memory: int = 65536
     argon2_time: int = 3
     log_level: str = "info"
+    #: The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (uvicorn's
+    #: forwarded_allow_ips: addresses or networks, comma-separated, or "*" for any): the
+    #: address a login counts against, and whether the session cookie is Secure.
+    forwarded_allow_ips: str = "127.0.0.1"
+    #: Seconds a connection may take to send a request's headers (from its opening or the
+    #: previous answer), and to send the next part of a body, before it is closed or answered 408.
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    #: Matches a user created that may wait for players at once (challenges, open seats).
+    max_waiting: int = 20
     #: Server processes on this machine (uvicorn's workers), sharing the database: PostgreSQL
     #: only (its LISTEN/NOTIFY carries the pushes between them).
     workers: int = 1

@@ -3,7 +3,7 @@ shows of it (a snapshot), what a move did, and a game's script.  Its own module 
 engines and the cache of looks (looks.py) both use it without importing each other."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 
@@ -45,6 +45,8 @@ class Snapshot:
     views: dict[Any, dict]
     #: Whether the game has hidden information (a view hook): else every viewer sees the same.
     hidden: bool = False
+    #: The size of each view (keyed like ``views``): bytes of its JSON, what a cache of them holds.
+    sizes: dict[Any, int] = field(default_factory=dict)
 
 
 @dataclass

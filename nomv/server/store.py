@@ -93,6 +93,7 @@ matches = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Index("ix_matches_status_deadline", "status", "deadline"),
+    Index("ix_matches_created_by_status", "created_by", "status"),   # a player's quota of matches
 )
 
 seats = Table(
@@ -156,6 +157,42 @@ login_failures = Table(
 )
 
 
+# Long work of a user's (the check of an uploaded script, the replay of an imported record),
+# done off the request threads by a job runner of any server process (nomv/server/jobs.py).  A
+# user has at most one job unfinished (the partial unique index), so the database settles two
+# submissions at once; the runner that holds a job renews ``lease_until`` while it works, and
+# another process takes over a job whose lease ran out (its process died).
+jobs = Table(
+    "jobs", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),         # upload, import
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("state", String(16), nullable=False),        # queued, running, done, failed
+    Column("payload", JSON, nullable=False),            # what the work needs (emptied once ended)
+    Column("status", Integer, nullable=True),           # the HTTP status of its answer, once ended
+    Column("result", JSON, nullable=True),              # that answer (or the error's)
+    Column("holder", String(100), nullable=True),       # the process running it
+    Column("lease_until", Float, nullable=True),
+    Column("attempts", Integer, nullable=False),        # runs started (a process died under it)
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=True),
+    Index("uq_jobs_user_id_unfinished", "user_id", unique=True,
+          sqlite_where=sa.text("finished_at IS NULL"), postgresql_where=sa.text("finished_at IS NULL")),
+    Index("ix_jobs_state_created_at", "state", "created_at"),
+)
+
+# Events counted against a quota over a sliding window, by key ("register:<address>"): the
+# database's, so that a restart or another process does not forget them (nomv/server/quotas.py).
+quota_events = Table(
+    "quota_events", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(120), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_quota_events_key_at", "key", "at"),
+)
+
+
 #: Where now() reads the time: the system's clock (a test of time controls puts a clock it
 #: moves by hand here, in its own process).
 clock: Callable[[], float] = time.time
@@ -187,10 +224,18 @@ def database_reason(exc: BaseException) -> str:
 
 
 class Store:
-    """The database connection: ``read()`` and ``write()`` give a connection in a transaction."""
+    """The database connection: ``read()`` and ``write()`` give a connection in a transaction.
 
-    def __init__(self, url: str):
+    SQLite runs in WAL mode with ``synchronous=FULL``: a transaction that committed (a move that
+    was answered 200) is on the disk, and survives a power cut or a crash of the machine.  With
+    NORMAL it would survive a crash of the program only: a power cut could take the last
+    transactions back (measured: docs/deploy.md).  ``synchronous`` is for measuring that."""
+
+    def __init__(self, url: str, synchronous: str = "FULL"):
         self.url = url
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous is FULL or NORMAL, got {synchronous!r}")
+        self.synchronous = synchronous
         url = engine_url(url)
         self.backend = "sqlite" if url.startswith("sqlite") else "postgresql"
         if self.backend == "sqlite":
@@ -220,7 +265,7 @@ class Store:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={self.synchronous}")
             cursor.close()
 
         @event.listens_for(self.engine, "begin")

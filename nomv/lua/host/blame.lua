@@ -12,7 +12,8 @@
 -- back afterwards.
 local H, P = ...
 
-local type, pcall, rawequal, error, select = type, pcall, rawequal, error, select
+local type, pcall, rawequal, error, select, next, rawget, tostring = type, pcall, rawequal, error, select, next, rawget, tostring
+local sfind = string.find
 local sethook, gethook, getinfo, getlocal = debug.sethook, debug.gethook, debug.getinfo, debug.getlocal
 local rawlen = rawlen or function(t) return #t end
 local clock = os.clock
@@ -209,4 +210,100 @@ function P.blame_change(f, t, n, ...)
   watched(hook, f, ...)
   if culprit == nil and changed(t) then culprit = latest end   -- on the last line that ran
   return culprit
+end
+
+-- A key as a path shows it: .board, [7], [?].
+local function key_text(k)
+  if type(k) == "string" and sfind(k, "^[%a_][%w_]*$") then return "." .. k end
+  if type(k) == "number" then return "[" .. tostring(k) .. "]" end
+  return "[?]"
+end
+
+-- The line that changed `root` (a state: it and every table in it) while f(...) ran, or nil;
+-- with what changed and how: {line, path (of the table changed: "state.board"), key, via},
+-- where via = {name, line} names the local of the function that changed it which held that
+-- table, and the line that made it so: `local board = s.board`, or the call that passed it to
+-- a helper as a parameter.  A change shows at the next line that runs; it is blamed on the line
+-- its function ran before (so a helper's change names the helper's line, and a change on a
+-- helper's last line the call).  States are compared table by table on every line of the
+-- script, so this costs the state's size a line: it runs only on the way to an error (E060).
+local MOST_ENTRIES = 200000
+function P.blame_mutation(f, root, root_name, ...)
+  local source = P.script_source()
+  local paths, tables, copies, entries = {}, {}, {}, 0
+  local function walk(t, path)
+    if paths[t] ~= nil or entries > MOST_ENTRIES then return end
+    paths[t] = path
+    local copy = {}
+    for k, v in next, t do
+      copy[k] = v
+      entries = entries + 1
+      if type(v) == "table" then walk(v, path .. key_text(k)) end
+    end
+    tables[#tables + 1], copies[#tables + 1] = t, copy
+  end
+  walk(root, root_name)
+  if entries > MOST_ENTRIES then return nil end
+
+  -- The first table of the state that differs from its copy, and the key that differs.
+  local function changed()
+    for i = 1, #tables do
+      local t, copy = tables[i], copies[i]
+      for k, v in next, t do
+        if copy[k] ~= v then return t, k end
+      end
+      for k in next, copy do
+        if rawget(t, k) == nil then return t, k end
+      end
+    end
+    return nil
+  end
+
+  local last, latest, found = {}, nil, nil
+  local held = {}            -- held[func][table] = {name, line}: a local of func held it since line
+  local function hook(event, line)
+    if found then return end
+    local info = getinfo(2, "fSu")
+    if info.source ~= source then return end
+    local g = info.func
+    local per, key = call_of(last, g)
+    local t, k = changed()
+    if t ~= nil then
+      local at = per[key] or latest or line
+      local mine = held[g] and held[g][t]
+      found = {line = at, path = paths[t], key = key_text(k),
+               via = mine and {name = mine.name, line = mine.line} or nil}
+      return
+    end
+    local here = held[g]
+    if here == nil then here = {}; held[g] = here end
+    for i = 1, 250 do
+      local name, v = getlocal(2, i)
+      if name == nil then break end
+      -- (Lua's own temporaries, "(temporary)" or "(for state)", are no local of the author's)
+      if type(v) == "table" and paths[v] ~= nil and here[v] == nil and not rawequal(v, root)
+          and sfind(name, "^[%a_]") then
+        local since = per[key]
+        if i <= info.nparams then
+          -- A parameter: the table came with the call, from the caller's line.
+          local caller = getinfo(3, "Sl")
+          since = caller and caller.source == source and caller.currentline or nil
+        end
+        here[v] = {name = name, line = since or line}
+      end
+    end
+    per[key], latest = line, line
+  end
+  watched(hook, f, ...)
+  if found == nil then
+    local t, k = changed()     -- changed on the last line that ran
+    if t ~= nil and latest ~= nil then found = {line = latest, path = paths[t], key = key_text(k)} end
+  end
+  -- The state as it was (the caller may go on using it).
+  for i = 1, #tables do
+    local t, copy = tables[i], copies[i]
+    for k in next, t do if copy[k] == nil then t[k] = nil end end
+    for k, v in next, copy do t[k] = v end
+  end
+  return found
 end

@@ -14,14 +14,16 @@ local getinfo = debug.getinfo
 local LIMIT, MAX_MESSAGE = P.LIMIT, P.MAX_MESSAGE
 local arm, disarm, limit_seconds = P.arm, P.disarm, P.limit_seconds
 
-local script_source, script_path = nil, nil
+local script_source, script_path, script_text = nil, nil, nil
 local hook_name = nil
 
--- The script being loaded: its chunk name ("@path") tells its lines from the library's.
-function P.set_script(path)
-  script_path, script_source = path, "@" .. path
+-- The script being loaded: its chunk name ("@path") tells its lines from the library's; its
+-- text lets an error quote the author's own code (explain.lua).
+function P.set_script(path, text)
+  script_path, script_source, script_text = path, "@" .. path, text
 end
 function P.script_source() return script_source end
+function P.script_text() return script_text end
 
 -- The hook an error is reported under.  Returns the previous one, to restore.
 function P.set_hook(name)
@@ -139,7 +141,8 @@ local function error_hook(level)
   return LOOPS[hook_name] and running_hook(level + 1) or hook_name
 end
 
-local function handler(e)
+local handler
+handler = function(e)
   if rawequal(e, LIMIT) then
     return {kind = "time", message = format("took longer than %g seconds (the time limit)", limit_seconds()),
             line = script_line(3), hook = error_hook(3)}
@@ -161,6 +164,9 @@ local function handler(e)
     return {kind = "memory", message = "used more memory than the limit allows", hook = hook_name}
   end
   local text, line = strip_location(msg)
+  -- A nil from a misspelt field, used elsewhere: the line it came from (explain.lua).
+  local ok, better, at = pcall(P.explain_nil, text, handler)
+  if ok and better then text, line = better, at end
   return {kind = "error", message = short_message(text), line = line or script_line(3), hook = error_hook(3)}
 end
 

@@ -33,7 +33,7 @@ end
 
 -- Loads a game script; returns true, description-as-JSON.
 function H.load(source, path)
-  P.set_script(path)
+  P.set_script(path, source)
   local script_source = P.script_source()
   P.set_hook("load")
   if type(source) ~= "string" then return failure({kind = "error", message = "no source"}) end

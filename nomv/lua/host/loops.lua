@@ -51,6 +51,7 @@ local function random_games(opts, seed, n, np, max_plies, choose)
   return {games = n, plies = total, longest = longest, shortest = n > 0 and shortest or 0,
           wins = wins, draws = draws, lost = lost, unfinished = unfinished}
 end
+P.random_games = random_games      -- (profile.lua times this very loop)
 
 -- n random games (random_move, or a move drawn from moves()); statistics as JSON.
 function H.playout(opts, seed, n, np, max_plies)

@@ -68,6 +68,7 @@ local function check_move(mv, i, state)
     contract("E050", problem, lister() == "steps()" and "steps" or nil, ok and line or nil)
   end
 end
+P.check_move = check_move   -- (the checker's fast games check the move they play, checks.lua)
 
 -- The list moves() returns, checked only for being a list (the loops' fast path); for a game
 -- that describes its moves by steps() alone, the moves derived from it (steps.lua).

@@ -69,7 +69,7 @@ end
 
 function H.result(state, np)
   return guarded("result", function()
-    local o = P.outcome(P.need("result")(state), np)
+    local o = P.result_of(state, np)
     if o == nil then return nil end
     return to_json(o, "result")
   end)

@@ -38,12 +38,18 @@ end
 -- The closest candidate, if it is close enough to be a likely typo: one edit for a name of up
 -- to four letters, two for a longer one, and never the whole name (a stray O is not _G).
 -- Among equally close ones the first wins: callers list the most likely first.
-local function suggest(name, candidates)
+local function closest(name, candidates)
   local best, bestd = nil, (#name <= 4 and 1 or 2) + 1
   for _, c in ipairs(candidates) do
     local d = distance(name, c)
     if d < bestd and d < #name and c ~= name then best, bestd = c, d end
   end
+  return best
+end
+P.closest = closest   -- (errors.lua offers a field for a misspelt one the same way)
+
+local function suggest(name, candidates)
+  local best = closest(name, candidates)
   return best and format(" (did you mean '%s'?)", best) or ""
 end
 

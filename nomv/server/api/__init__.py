@@ -6,6 +6,7 @@
 ``matches``     starting a match, the lists, a match as you see it, moves, resigning, draws, takebacks
 ``challenges``  open challenges, invitations and their seats, accepting, declining, cancelling
 ``records``     a finished match's record, a desktop game continued online
+``jobs``        the long work of a request (an upload's check, a record's replay), followed
 ``live``        the WebSocket of a match
 ``mylive``      the WebSocket of a person's lobby (their matches, the open challenges)
 

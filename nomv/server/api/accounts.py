@@ -22,25 +22,37 @@ def _user_out(user: User) -> dict[str, Any]:
     return {"name": user.name, "email": user.email, "notify": user.notify}
 
 
+# (Registering, logging in and changing a password hash a password: argon2, 64 MiB and a good
+# part of a second each by default.  They run on the few threads of s.hashing, awaited here on
+# the event loop: a flood of them holds no request thread, and their memory is bounded.)
+
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
 @router.post("/users", status_code=201, response_model=UserOut, summary="Create an account",
-             responses=errors(409, write=True))
-def register(body: NewUser, s: ServicesDep) -> dict[str, Any]:
+             responses=errors(409, 429, write=True))
+async def register(body: NewUser, request: Request, s: ServicesDep) -> dict[str, Any]:
     """A new account. Names are unique ignoring case (`Alice` and `alice` are one name);
     some names are reserved (`open`, `random`, `easy`, ...: a seat can mean something else
-    by them). 409 when the name is taken."""
-    created = s.accounts.register(body.name, body.password, body.email)
+    by them). 409 when the name is taken; 429 after too many accounts made from one address
+    in an hour."""
+    created = await s.hashing.run(s.accounts.register, body.name, body.password, body.email, _address(request))
     return _user_out(created)
 
 
 @router.post("/login", response_model=Token, summary="Log in", responses=errors(401, 429, write=True))
-def login(body: Login, request: Request, response: Response, s: ServicesDep) -> dict[str, Any]:
+async def login(body: Login, request: Request, response: Response, s: ServicesDep) -> dict[str, Any]:
     """Checks the password; sets the session cookie (HttpOnly, SameSite=Lax) and returns
     the same session as a bearer token for bots and scripts
     (`Authorization: Bearer TOKEN`). Sessions survive a restart of the server and end
     after 30 days without use, at logout, or when the password changes."""
-    found, token = s.accounts.login(body.name, body.password, request.client.host if request.client else None)
+    found, token = await s.hashing.run(s.accounts.login, body.name, body.password, _address(request))
+    # Secure over HTTPS: the request's own (a proxy of --forwarded-allow-ips says so), or the
+    # address people use (a proxy that does not say so is no reason to send it in clear)
+    secure = request.url.scheme == "https" or (s.settings.public_url or "").lower().startswith("https:")
     response.set_cookie(COOKIE, token, httponly=True, samesite="lax", path="/",
-                        secure=request.url.scheme == "https", max_age=int(s.settings.session_days * 86400))
+                        secure=secure, max_age=int(s.settings.session_days * 86400))
     return {"token": token, "name": found.name}
 
 
@@ -71,11 +83,12 @@ def change_me(body: MeChange, current: Me, s: ServicesDep) -> dict[str, Any]:
 
 
 @router.post("/me/password", response_model=Ok, summary="Change your password",
-             responses=errors(401, write=True))
-def change_password(body: PasswordChange, request: Request, current: Me, s: ServicesDep) -> dict[str, Any]:
-    """Needs the old password. Every other session of yours ends."""
+             responses=errors(401, 429, write=True))
+async def change_password(body: PasswordChange, request: Request, current: Me, s: ServicesDep) -> dict[str, Any]:
+    """Needs the old password. Every other session of yours ends. A wrong old password
+    counts as a failed login of your name from your address (429 after too many)."""
     _how, token = token_of(request)
-    s.accounts.change_password(current, body.old, body.new, token)
+    await s.hashing.run(s.accounts.change_password, current, body.old, body.new, token, _address(request))
     return {"ok": True}
 
 

@@ -33,7 +33,13 @@ def services(connection: HTTPConnection) -> Services:
     return found
 
 
-ServicesDep = Annotated[Services, Depends(services)]
+async def _services(connection: HTTPConnection) -> Services:
+    # (a dependency that is a coroutine runs on the event loop: no request thread is taken for
+    # it, so a route that needs nothing else, /api/health, answers while they are all busy)
+    return services(connection)
+
+
+ServicesDep = Annotated[Services, Depends(_services)]
 
 
 def optional_user(request: Request, s: ServicesDep) -> User | None:

@@ -24,6 +24,7 @@ ERROR_TEXT = {
     403: "not allowed: not your match, not your turn, not your match to cancel, a quota, or a "
          "write from another site's page",
     404: "no such match, game, user or invitation",
+    408: "the request body stopped arriving (nothing came for the server's body timeout)",
     409: "the match is not in a state for this (not running, nothing to accept), or moved on "
          "since you looked (`stale`, with the current position in `match`)",
     413: "too large",
@@ -31,18 +32,23 @@ ERROR_TEXT = {
     422: "the request is invalid: a bad field, an illegal move (with the game's reason), a "
          "refused script (with the checker's `diagnostics`)",
     426: "a WebSocket: connect with ws:// (or wss://)",
-    429: "too many: uploads this hour, or failed logins (per name and per address)",
+    429: "too many: uploads, record imports or accounts made this hour, failed logins and password "
+         "changes (per name from an address, and per address), a job of yours under way (`job`), "
+         "matches waiting or running (the answer's Retry-After says when to try again, where it "
+         "is known)",
     500: "the server failed (a bug: the log says where)",
     502: "the game's script failed (an error, or a time or memory limit)",
-    503: "the database cannot be reached or refused the change: nothing was changed, try again",
+    503: "the database cannot be reached or refused the change, or the server is busy (too many "
+         "passwords to check, a game with too many requests waiting): nothing was changed, try "
+         "again (Retry-After)",
 }
 
 #: What any request may be answered: malformed (422), the database away (503), the server's own
 #: failure (500).
 ALWAYS = (422, 500, 503)
 #: What a write may be answered besides (the origin guard, nomv.server.guard): another site's
-#: page (403), a body too large (413) or not JSON (415).
-WRITE = (403, 413, 415)
+#: page (403), a body that stopped arriving (408), too large (413) or not JSON (415).
+WRITE = (403, 408, 413, 415)
 
 
 def errors(*codes: int, write: bool = False) -> dict[int | str, dict[str, Any]]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import PlainTextResponse
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, PlainTextResponse
 
 from .. import ratings
 from ..errors import NotFound
-from .deps import Me, ServicesDep
+from .deps import BaseUrl, Me, ServicesDep
 from .errors import errors
-from .models import GameInfo, GameOut, Preview, ScriptIn, Standings, Uploaded
+from .jobs import Wait, answer
+from .models import GameInfo, GameOut, JobOut, Preview, ScriptIn, Standings, Uploaded
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -68,12 +70,16 @@ def script_source(sha256: str, s: ServicesDep) -> LuaSource:
 
 
 @router.post("/scripts", status_code=201, response_model=Uploaded, summary="Upload a game script",
-             responses=errors(401, 429, write=True))
-def upload(body: ScriptIn, current: Me, s: ServicesDep) -> dict[str, Any]:
+             responses={202: {"model": JobOut, "description": "the check goes on: follow the job"},
+                        **errors(401, 403, 413, 429, write=True)})
+async def upload(body: ScriptIn, base: BaseUrl, current: Me, s: ServicesDep, wait: Wait = 20) -> JSONResponse:
     """The server runs `nomv check` on the script (random games checked at every ply,
-    under the same sandbox and limits as every game) and refuses it with the checker's
-    messages (422, `diagnostics`) when it finds an error. An accepted script is stored
-    by its SHA-256 with you as its author, and listed in the catalogue as
-    `yourname/gamename`. Quotas: the size of a script, how many you keep, uploads an hour."""
-    # (the check runs random games for seconds: slow work, for a job off the request's thread)
-    return s.uploads.upload(current, body.source)
+    under the same sandbox and limits as every game, within a budget of CPU time) as a
+    job, and refuses it with the checker's messages (422, `diagnostics`) when it finds an
+    error. An accepted script is stored by its SHA-256 with you as its author, and listed
+    in the catalogue as `yourname/gamename`. The request waits `wait` seconds for the
+    check; a check that takes longer answers 202 with the job to follow
+    (`GET /api/jobs/{id}`; a page sends `?wait=0`). Quotas: the size of a script, how many
+    you keep, uploads an hour, one job at a time (429 names the job under way)."""
+    submitted = await run_in_threadpool(s.uploads.upload, current, body.source)
+    return await answer(submitted, s, current, wait, base)

@@ -22,13 +22,14 @@ def with_links(created: dict[str, Any], base: str) -> dict[str, Any]:
 
 
 @router.post("/matches", status_code=201, response_model=Created, summary="Start a match, or challenge people",
-             responses=errors(401, write=True))
+             responses=errors(401, 429, write=True))
 def create_match(body: NewMatch, base: BaseUrl, current: Me, s: ServicesDep) -> dict[str, Any]:
     """A match of a catalogue game, with options or a variant, and one seat per player:
     a user's name (they accept or decline the challenge: `/accept`, `/decline`), `open`
     (anyone logged in may take it through the invitation link, `invite`), or a computer
     player (`easy`, `medium`, `hard`, `random`, `mcts:1s`, ..., up to the server's limit).
-    The match starts once every seat is taken and accepted."""
+    The match starts once every seat is taken and accepted. 429 when you have created the
+    most matches waiting or running that the server keeps for one player."""
     created = s.lobby.create(current, body.game, body.options, body.variant, body.seats,
                              body.time_per_move, body.rated, body.clock)
     return with_links(created, base)
@@ -103,8 +104,9 @@ def draw(body: DrawIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[s
 
 
 @router.post("/matches/{match_id}/takeback", **AS_SEEN,
-             summary="Ask for a takeback, accept or refuse one", responses=errors(401, 404, 409, write=True))
+             summary="Ask for a takeback, accept or refuse one", responses=errors(401, 404, 409, 502, write=True))
 def takeback(body: TakebackIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
     """`ask` takes back your last move and every move after it once the other players
-    accept (computer players always do)."""
+    accept. Computer players accept at once, except where it would show the future: in a
+    game with hidden information, or when the moves to take back drew chance (409)."""
     return s.rounds.takeback(current, match_id, body.action)

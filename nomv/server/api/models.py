@@ -11,12 +11,42 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+
+
+def lone_surrogate(value: Any, where: str = "") -> str | None:
+    """Where the first text in ``value`` (a JSON value, walked through) holds a lone UTF-16
+    surrogate, else None.  JSON may escape one (``"\\ud800"``); it is not a character, and no
+    text holding it can be stored, hashed or answered as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")      # (at C speed: a script's source may be megabytes)
+            return None
+        except UnicodeEncodeError:
+            return where or "the body"
+    items: Any = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and lone_surrogate(key) is not None:
+            return f"a key of {where or 'the body'}"
+        found = lone_surrogate(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 class Body(BaseModel):
-    """A request body."""
+    """A request body.  Text holding a lone UTF-16 surrogate is refused here, before any
+    service sees it (422, naming the field)."""
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_lone_surrogates(cls, data: Any) -> Any:
+        where = lone_surrogate(data)
+        if where is not None:
+            raise ValueError(f"{where} holds a lone UTF-16 surrogate (an escape such as \\ud800 that "
+                             "is half of a pair): not a character; send UTF-8 text")
+        return data
 
 
 class Answer(BaseModel):
@@ -255,6 +285,8 @@ class Outcome(Answer):
     how: Literal["game", "resign", "timeout", "draw"]
     ratings: list[RatingChange] | None = Field(None, description="a rated match: each player's rating "
                                                                  "before and after it")
+    unrated: str | None = Field(None, description="why a match that was to be rated changed no rating "
+                                                  "(it ended too soon); the key only then")
 
 
 class SeatOut(Answer):
@@ -457,6 +489,7 @@ class Health(Answer):
     version: str
     database: Literal["sqlite", "postgresql"]
     cached_positions: int
+    cached_bytes: int = Field(description="about the memory of what is kept of matches (views of positions and looks)")
     live_connections: int
 
 
@@ -473,6 +506,32 @@ class Error(Answer):
     hook: str | None = Field(None, description="a script that failed: in which of its hooks")
     line: int | None = Field(None, description="a script that failed: at which line")
     kind: str | None = Field(None, description="a script that failed: how (error, time, memory)")
+    job: int | None = Field(None, description="too many: your job under way (GET /api/jobs/{id})")
+
+
+# -- jobs --------------------------------------------------------------------------------------------
+
+class JobLinks(Answer):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    self_: str = Field(alias="self", description="this job: GET it (with ?wait=S to wait for its end)")
+    game: str | None = Field(None, description="an upload accepted: the new game")
+    match: str | None = Field(None, description="a record continued: the new match")
+
+
+class JobOut(Answer):
+    """Long work of a request (an upload's check, a record's replay), done in the background:
+    follow it at `links.self` until `state` is `done` or `failed`."""
+    id: int
+    kind: Literal["upload", "import"]
+    state: Literal["queued", "running", "done", "failed"]
+    ahead: int | None = Field(description="while queued: the jobs queued before it (every user's)")
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    status: int | None = Field(description="once ended: the HTTP status of its answer (201, 422, ...)")
+    result: Uploaded | Created | None = Field(description="done: the answer (an upload: Uploaded; a record: Created)")
+    error: Error | None = Field(description="failed: the error answer (a refused script: its `diagnostics`)")
+    links: JobLinks
 
 
 class RecordFile(BaseModel):

@@ -4,7 +4,9 @@ lobby and the "your turn" marker follow without reloading.
 
 Messages: ``{"type": "lobby", "events": [{"kind": ..., "match": ID}, ...]}``; the page reads
 ``GET /api/me/matches`` and ``GET /api/challenges`` again (the messages carry no match, so that
-nothing is told that the lists would not show).  Send ``ping`` to get ``pong``.
+nothing is told that the lists would not show).  Send ``ping`` to get ``pong``.  It counts among
+the person's sockets (nomv.server.sockets) and closes (1008) when the session ends, as a match's
+socket does.
 """
 from __future__ import annotations
 
@@ -13,11 +15,13 @@ import asyncio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
+from ..accounts import token_hash
 from ..errors import UpgradeRequired
 from ..guard import public_host, same_site
-from ..live import LOBBY, user_channel
+from ..live import LOBBY, SESSION_ENDED, user_channel
 from .deps import services, token_of
 from .errors import errors
+from .live import RECHECK_SECONDS
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
@@ -41,9 +45,17 @@ async def my_live(websocket: WebSocket) -> None:
     if current is None:
         await websocket.close(code=1008, reason="log in to follow your matches")
         return
+    assert token is not None, "a session was found by it"
+    ticket = s.sockets.admit(LOBBY, current.id, websocket.client.host if websocket.client else None, player=True)
     await websocket.accept()
-    mine = s.live.subscribe(user_channel(current.id), current.id)
-    lobby = s.live.subscribe(LOBBY, current.id)
+    if isinstance(ticket, str):
+        await websocket.close(code=1013, reason=ticket[:120])
+        return
+    session = token_hash(token)
+    mine = s.live.subscribe(user_channel(current.id), current.id, session)
+    lobby = s.live.subscribe(LOBBY, current.id, session)
+    ended = "this session has ended: log in again"
+    recheck = min(RECHECK_SECONDS, max(1.0, s.accounts.session_seconds / 10))
 
     async def listen() -> None:
         while True:
@@ -54,15 +66,26 @@ async def my_live(websocket: WebSocket) -> None:
     reader = asyncio.create_task(listen())
     try:
         await websocket.send_json({"type": "lobby", "events": [{"kind": "hello"}]})
+        if await run_in_threadpool(s.accounts.session_user, token) is None:
+            await websocket.close(code=1008, reason=ended)    # it ended before the subscriptions
+            return
         while True:
             waiters = {asyncio.create_task(mine.next()), asyncio.create_task(lobby.next())}
-            done, _pending = await asyncio.wait({*waiters, reader}, return_when=asyncio.FIRST_COMPLETED)
+            done, _pending = await asyncio.wait({*waiters, reader}, timeout=recheck,
+                                                return_when=asyncio.FIRST_COMPLETED)
             for task in waiters - done:
                 task.cancel()
             if reader in done:
                 reader.result()   # a disconnect ends here
                 return
             events = [e for task in waiters & done for e in task.result()]
+            kinds = {e.get("kind") for e in events}
+            if SESSION_ENDED in kinds or ((not events or "resync" in kinds)
+                                          and await run_in_threadpool(s.accounts.session_user, token) is None):
+                await websocket.close(code=1008, reason=ended)
+                return
+            if not events:
+                continue
             await websocket.send_json({"type": "lobby", "events": [
                 {"kind": e.get("kind"), "match": e.get("match")} for e in events]})
     except (WebSocketDisconnect, RuntimeError):
@@ -71,3 +94,4 @@ async def my_live(websocket: WebSocket) -> None:
         reader.cancel()
         s.live.unsubscribe(mine)
         s.live.unsubscribe(lobby)
+        s.sockets.release(ticket)

@@ -2,14 +2,15 @@
 online."""
 from __future__ import annotations
 
-from typing import Any
 
 from fastapi import APIRouter, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 
 from .deps import BaseUrl, MatchId, MaybeMe, Me, ServicesDep
 from .errors import errors
-from .matches import with_links
-from .models import Created, RecordFile, RecordIn
+from .jobs import Wait, answer
+from .models import Created, JobOut, RecordFile, RecordIn
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
@@ -26,11 +27,15 @@ def record(match_id: MatchId, current: MaybeMe, s: ServicesDep) -> Response:
 
 
 @router.post("/records", status_code=201, response_model=Created, summary="Continue a desktop game online",
-             responses=errors(401, 502, write=True))
-def continue_record(body: RecordIn, base: BaseUrl, current: Me, s: ServicesDep) -> dict[str, Any]:
+             responses={202: {"model": JobOut, "description": "the replay goes on: follow the job"},
+                        **errors(401, 429, 502, write=True)})
+async def continue_record(body: RecordIn, base: BaseUrl, current: Me, s: ServicesDep, wait: Wait = 20) -> JSONResponse:
     """`{"record": ..., "seats": [...]}`: the record's script is found by its SHA-256
     among the server's scripts, else by its game's name in the catalogue (or `game`),
-    never by a path; its moves are replayed and the match goes on from there (unrated:
-    the record's seed is known)."""
-    created = s.records.continue_record(current, body.record, body.seats, body.game, body.time_per_move)
-    return with_links(created, base)
+    never by a path; its moves are replayed (as a job, within a budget of CPU time; at
+    most the server's number of moves) and the match goes on from there (unrated: the
+    record's seed is known). The request waits `wait` seconds for the replay; a longer
+    one answers 202 with the job to follow (`GET /api/jobs/{id}`)."""
+    submitted = await run_in_threadpool(s.records.continue_record, current, body.record, body.seats, body.game,
+                                        body.time_per_move)
+    return await answer(submitted, s, current, wait, base)

@@ -14,8 +14,10 @@ router = APIRouter(prefix="/api", tags=["server"])
 
 
 @router.get("/health", response_model=Health, summary="Whether the server is up", responses=errors())
-def health(s: ServicesDep) -> dict[str, Any]:
+async def health(s: ServicesDep) -> dict[str, Any]:
     """Answers `{"ok": true}` with the version, the kind of database, and how many matches'
-    positions and live connections this process holds."""
+    positions (and about how many bytes of them) and live connections this process holds. (Answered on the event loop: it needs
+    no request thread, so it answers while they are all busy.)"""
     return {"ok": True, "version": __version__, "database": s.store.backend,
-            "cached_positions": s.engines.cached(), "live_connections": s.live.count()}
+            "cached_positions": s.engines.cached(), "cached_bytes": s.engines.cached_bytes(),
+            "live_connections": s.live.count()}

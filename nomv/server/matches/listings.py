@@ -25,7 +25,8 @@ class Listings:
     def mine(self, user: User, limit: int = 200) -> list[dict[str, Any]]:
         """The user's matches: those waiting for their move first (soonest deadline first),
         then challenges to answer, then the others running or waiting, then the rest, most
-        recently changed first."""
+        recently changed first.  The ``limit`` kept are chosen in SQL, running ones first
+        (MatchTables.of_user): no number of challenges hides a match being played."""
         out = []
         for listed in self.tables.of_user(user.id, limit):
             r, ss = listed.row, listed.seats

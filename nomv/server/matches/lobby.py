@@ -9,17 +9,17 @@ change of a match, and checks the version it read.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from ..accounts import Accounts, User
 from ..catalogue import Catalogue, Entry
 from ..engines import Engines
-from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from ..settings import Settings
 from ..store import now
 from .clock import Fischer, deadline, time_control, time_per_move
 from .notify import Notifier
-from .repository import RUNNING, WAITING, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
+from .repository import RUNNING, WAITING, Changes, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
 from .round import Rounds
 from .seating import parse_seats
 
@@ -58,13 +58,15 @@ class Lobby:
         started = self.engines.start(entry.sha256, options or {}, variant, seed)
         match_seats = self.seats(seat_list, started["players"], user)
         return self.open(user, entry, started["options"], variant, started["players"], seed,
-                         match_seats, started["to_move"], time_per_move, rated, [], clock)
+                         match_seats, started["to_move"], time_per_move, rated, [], clock=clock)
 
     def open(self, user: User, entry: Entry, options: dict[str, Any], variant: str | None, players: int,
              seed: int, match_seats: list[SeatRow], to_move: int | None, tpm: float | str | None,
-             rated: bool | None, played: list[MoveRow], clock: Any = None) -> dict[str, Any]:
+             rated: bool | None, played: list[MoveRow],
+             within: Callable[[Changes, dict[str, Any]], None] | None = None, clock: Any = None) -> dict[str, Any]:
         """Stores a new match (from its first position, or from the moves ``played`` of a
-        continued record); it starts at once when no seat waits for anyone.  ``clock``: a live
+        continued record); it starts at once when no seat waits for anyone.  ``within(w,
+        answer)`` runs in the transaction that stores it (a job ends there).  ``clock``: a live
         time control (base + increment), instead of a time per move."""
         seconds = time_per_move(tpm, self.settings.min_time_per_move)
         control = time_control(clock)
@@ -80,6 +82,11 @@ class Lobby:
         fischer = None if control is None else Fischer.new(*control, players)
         if fischer is not None and active:
             fischer = fischer.started(now())
+        if not active:
+            waiting = self.tables.waiting_created_by(user.id)
+            if waiting >= self.settings.max_waiting:
+                raise Forbidden(f"you have {waiting} matches waiting for players, the most one may have "
+                                f"({self.settings.max_waiting}): cancel one, or wait for answers, first")
         invite = secrets.token_urlsafe(18) if any(s.kind == "open" for s in match_seats) else None
         new = NewMatch(script_sha256=entry.sha256, game=entry.name, options=options, variant=variant,
                        players=players, seed=seed, status=RUNNING if active else WAITING, to_move=to_move,
@@ -88,14 +95,21 @@ class Lobby:
                                  else deadline(match_seats, to_move, seconds)),
                        invite=invite, created_by=user.id, clock=fischer.row() if fischer else None)
         with self.tables.change() as w:
+            # (each match costs memory while it runs: its position, what its viewers are shown)
+            if w.open_matches_of(user.id) >= self.settings.max_matches:
+                raise TooMany(f"you have {self.settings.max_matches} matches waiting for players or running, "
+                              "the most this server keeps for one player: finish or cancel some first")
             match_id = w.insert(new, match_seats, played, now())
+            answer = {"id": match_id, "status": new.status, "invite": invite}
+            if within is not None:
+                within(w, answer)
         m = self.tables.load(match_id)
         assert m is not None, "just stored"
         if active:
             self.notifier.changed(m, "start", acting=user)
         else:           # a challenge: the lobbies of its players, and the open challenges
             self.notifier.listed(m, "challenge")
-        return {"id": match_id, "status": new.status, "invite": invite}
+        return answer
 
     # -- invitations and challenges ----------------------------------------------------------------
 

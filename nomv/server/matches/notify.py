@@ -25,8 +25,8 @@ class Notifier:
         self.mailer = mailer
         self.settings = settings
         self.title = title
-        #: Wakes the computer players for a match (set once they exist).
-        self.on_computer_turn: Callable[[int], None] = lambda match_id: None
+        #: Wakes the computer players for a match, given who created it (set once they exist).
+        self.on_computer_turn: Callable[[int, int | None], None] = lambda match_id, owner: None
 
     def changed(self, m: Match, kind: str, acting: User | None = None) -> None:
         """Tells the watchers of ``m`` (as the change left it) that it changed (``kind``: move,
@@ -37,7 +37,7 @@ class Notifier:
             return
         seat = m.seat(m.row.to_move)
         if seat.kind == "computer":
-            self.on_computer_turn(m.id)
+            self.on_computer_turn(m.id, m.row.created_by)
         elif (seat.kind == "user" and seat.user_id is not None and self.mailer is not None and seat.email
               and seat.notify and (acting is None or acting.id != seat.user_id)
               and not self.live.watching(m.id, seat.user_id)):

@@ -236,12 +236,28 @@ class MatchTables:
         return [Listed(_match_row(r), by_match.get(r.id, [])) for r in rows]
 
     def of_user(self, user_id: int, limit: int) -> list[Listed]:
-        """The matches a user holds a seat of, most recently changed first."""
+        """The ``limit`` matches a user holds a seat of that matter most to them: the running
+        ones where it is their turn, the other running ones, the challenges they have to answer,
+        the other waiting ones, then the rest; most recently changed first within each.  Chosen
+        so in SQL, before the limit: a flood of challenges never pushes a running match out."""
+        own = seats.alias("own")
+        seated = sa.and_(own.c.match_id == matches.c.id, own.c.user_id == user_id)
+        your_turn = sa.exists().where(seated, own.c.seat == matches.c.to_move)
+        to_answer = sa.exists().where(seated, own.c.accepted == sa.false())
+        rank = sa.case((sa.and_(matches.c.status == RUNNING, your_turn), 0), (matches.c.status == RUNNING, 1),
+                       (sa.and_(matches.c.status == WAITING, to_answer), 2), (matches.c.status == WAITING, 3),
+                       else_=4)
         with self.store.read() as db:
             mine = sa.select(seats.c.match_id).where(seats.c.user_id == user_id).distinct()
             rows = db.execute(sa.select(matches).where(matches.c.id.in_(mine))
-                              .order_by(matches.c.updated_at.desc()).limit(limit)).all()
+                              .order_by(rank, matches.c.updated_at.desc()).limit(limit)).all()
             return self._listed(db, rows)
+
+    def waiting_created_by(self, user_id: int) -> int:
+        """How many matches the user created wait for players (challenges, open seats)."""
+        with self.store.read() as db:
+            return int(db.execute(sa.select(sa.func.count()).select_from(matches).where(
+                matches.c.created_by == user_id, matches.c.status == WAITING)).scalar_one())
 
     def waiting_with_invitation(self, limit: int) -> list[Listed]:
         """Matches waiting for players that have an invitation, newest first."""
@@ -266,12 +282,12 @@ class MatchTables:
             return [row.id for row in db.execute(sa.select(matches.c.id).where(
                 matches.c.status == RUNNING, matches.c.deadline.is_not(None), matches.c.deadline < t))]
 
-    def computer_turns(self) -> list[int]:
-        """Running matches whose seat to move is a computer player's."""
+    def computer_turns(self) -> list[tuple[int, int | None]]:
+        """Running matches whose seat to move is a computer player's: (id, who created it)."""
         with self.store.read() as db:
-            return [row.id for row in db.execute(
-                sa.select(matches.c.id).join(seats, sa.and_(seats.c.match_id == matches.c.id,
-                                                            seats.c.seat == matches.c.to_move))
+            return [(row.id, row.created_by) for row in db.execute(
+                sa.select(matches.c.id, matches.c.created_by)
+                .join(seats, sa.and_(seats.c.match_id == matches.c.id, seats.c.seat == matches.c.to_move))
                 .where(matches.c.status == RUNNING, seats.c.kind == "computer"))]
 
     @contextmanager
@@ -292,6 +308,14 @@ class Changes:
     def __init__(self, db: sa.Connection):
         #: The transaction's connection, for the writes of other tables in it (ratings).
         self.db = db
+
+    def open_matches_of(self, user_id: int) -> int:
+        """How many matches the user created that wait for players or run; on PostgreSQL, the
+        user's other such counts wait for this transaction (a quota counted then raised by one)."""
+        if self.db.dialect.name == "postgresql":
+            self.db.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": (1 << 40) + user_id})
+        return int(self.db.execute(sa.select(sa.func.count()).select_from(matches).where(
+            matches.c.created_by == user_id, matches.c.status.in_((WAITING, RUNNING)))).scalar_one())
 
     def insert(self, new: NewMatch, match_seats: list[SeatRow], played: list[MoveRow], t: float) -> int:
         """A new match with its seats and the moves it starts from (a continued record): its id."""

@@ -27,13 +27,20 @@ from typing import Any, Iterator, Literal
 from .. import ratings
 from ..accounts import User
 from ..engines import Engines
-from ..errors import ApiError, Conflict, Forbidden, Illegal, NotFound, Stale
+from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
 from .clock import Fischer, deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
 from .seating import seat_names
 from .views import Views
+
+#: People's acts (moves, resignations, offers) under way at once in this process, on one match
+#: (holding or waiting for its lock) and by one user: each holds a request thread (the framework
+#: has 40), and one user's flood of moves typed for a slow script held them all.  Over either,
+#: 503 (try again).  (Room for a bot's burst: twenty moves at one ply over two processes.)
+WAITING_PER_MATCH = 12
+ACTS_PER_USER = 12
 
 log = logging.getLogger("nomv.server")
 
@@ -61,6 +68,25 @@ class Round:
         self.failure: str | None = None
         self._parts = parts
         self._pins = 0          # requests and searches using the round now (see Rounds)
+        self._waiting = 0       # people's acts holding or waiting for the lock (WAITING_PER_MATCH)
+        self._counting = threading.Lock()
+
+    @contextmanager
+    def _acting(self) -> Iterator[None]:
+        """The lock, for a person's act; Busy when WAITING_PER_MATCH acts hold or wait for it
+        already (each holds a request thread: a flood of one match's moves, each a slow call
+        into its script, held them all)."""
+        with self._counting:
+            if self._waiting >= WAITING_PER_MATCH:
+                raise Busy(f"match {self.id} has {self._waiting} requests under way; nothing was changed: "
+                           "try again in a moment")
+            self._waiting += 1
+        try:
+            with self.lock:
+                yield
+        finally:
+            with self._counting:
+                self._waiting -= 1
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -95,7 +121,7 @@ class Round:
 
     def play(self, user: User, ply: int, move: list[str] | str) -> dict[str, Any]:
         """A person's move, given the ply of the position they saw (pbmserv's move#)."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             if m.row.overdue(now()):
                 self.end_if_overdue()
@@ -151,11 +177,13 @@ class Round:
                 values["deadline"] = fischer.deadline(m.seats, snap.to_move)
             values["clock"] = fischer.row()
         stored = MoveRow(m.row.ply, seat, played.steps, played.notation, t, expects)
+        if outcome is not None:
+            self._unless_too_short(m, [*m.moves, stored], values)
         try:
             with p.tables.change() as w:
                 w.add_move(m.id, stored)
                 if outcome is not None:
-                    outcome = self._rate(w, m, outcome)
+                    outcome = self._rate(w, m, values)
                     values["outcome"] = outcome
                 w.update(m, values, t)
         except Lost:
@@ -169,13 +197,13 @@ class Round:
         self.version = after.row.version
         p.notifier.changed(after, "move", acting=user)
         return {"ply": after.row.ply, "move": played.notation, "steps": played.steps,
-                "status": after.row.status, "outcome": outcome}
+                "status": after.row.status, "outcome": after.row.outcome}
 
     # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
 
     def resign(self, user: User) -> dict[str, Any]:
         """The user loses; with more than two players, the others share the win."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             seat = m.row.to_move if m.row.to_move in mine else mine[0]
@@ -185,7 +213,7 @@ class Round:
 
     def abort(self, user: User) -> dict[str, Any]:
         """Ends the match with no result while some seat has not moved yet."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             self._running(m, user)
             if {mv.seat for mv in m.moves} >= {s.seat for s in m.seats}:
@@ -232,6 +260,7 @@ class Round:
                    "reason": text, "text": text, "how": how}
         values: MatchChange = {"status": "ended", "outcome": outcome, "to_move": None, "deadline": None,
                                "draw_offer": None, "takeback": None}
+        self._unless_too_short(m, m.moves, values)
         t = now()
         fischer = Fischer.of(m.row.clock)
         if fischer is not None:
@@ -244,17 +273,28 @@ class Round:
                 values["clock"] = fischer.stopped(to_move, t, person).row()
         try:
             with self._parts.tables.change() as w:
-                values["outcome"] = self._rate(w, m, outcome)
+                values["outcome"] = self._rate(w, m, values)
                 w.update(m, values, t)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
         self._changed(m.changed(values, t), how)
 
     @staticmethod
-    def _rate(w: Changes, m: Match, outcome: dict[str, Any]) -> dict[str, Any]:
-        """Rates the players of a rated match that ends, in the transaction that ends it: the
-        outcome with each player's rating before and after (``ratings``)."""
-        if not m.row.rated:
+    def _unless_too_short(m: Match, moves: list[MoveRow], values: MatchChange) -> None:
+        """A rated match that ends after too few moves (ratings.too_short) ends unrated, and
+        its outcome says why."""
+        why = ratings.too_short([s.seat for s in m.seats], [mv.seat for mv in moves]) if m.row.rated else None
+        outcome = values.get("outcome")
+        if why is not None and outcome is not None:
+            values["rated"] = False
+            values["outcome"] = {**outcome, "unrated": why}
+
+    @staticmethod
+    def _rate(w: Changes, m: Match, values: MatchChange) -> dict[str, Any]:
+        """Rates the players of a rated match that ends, in the transaction that ends it: its
+        outcome (``values["outcome"]``) with each player's rating before and after (``ratings``)."""
+        outcome = dict(values["outcome"] or {})
+        if not values.get("rated", m.row.rated):
             return outcome
         user_ids = [s.user_id for s in m.seats if s.user_id is not None]
         if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
@@ -267,7 +307,7 @@ class Round:
 
     def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
         """Drawn when every player has offered or accepted; computer players decline at once."""
-        with self.lock:
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             offer = list(m.row.draw_offer or [])
@@ -291,8 +331,8 @@ class Round:
 
     def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
         """``ask`` takes back the user's last move and every move after it once the others
-        accept (computer players always do)."""
-        with self.lock:
+        accept (computer players do, unless it would show the future: _computers_agree)."""
+        with self._acting():
             m = self.load()
             mine = self._running(m, user)
             request = m.row.takeback
@@ -309,6 +349,7 @@ class Round:
                 own = [mv.ply for mv in m.moves if mv.seat in mine]
                 if not own:
                     raise Conflict("you have no move to take back")
+                self._computers_agree(m, own[-1])
                 agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
                 request = {"by": m.moves[own[-1]].seat, "ply": own[-1], "agreed": agreed}
             if set(request["agreed"]) >= {s.seat for s in m.seats}:
@@ -316,6 +357,20 @@ class Round:
             else:
                 self._change(m, {"takeback": request}, "takeback asked", user)
             return self.show(user)
+
+    def _computers_agree(self, m: Match, back_to: int) -> None:
+        """Computer players agree to take moves back, unless that would show the future: in a
+        game with hidden information (the moves revealed something: a tile drawn, a card turned
+        up) or when the moves drew chance (a die).  A person would take back, look, and play
+        again knowing what comes; between people, the others decide whether to let them."""
+        if not any(s.kind == "computer" for s in m.seats):
+            return
+        if (self._parts.views.entry(m).info or {}).get("hidden_information"):
+            raise Conflict("the computer player declines: in a game with hidden information, taking "
+                           "moves back would let you play them again knowing what they revealed")
+        if self._parts.engines.drew_chance(m.key(), m.loader(), back_to):
+            raise Conflict("the computer player declines: the moves to take back drew chance (a die, "
+                           "a card); taking them back would show you what chance brings next")
 
     def _take_back(self, m: Match, back_to: int, seat: int) -> None:
         t = now()
@@ -360,6 +415,7 @@ class Rounds:
         self.keep = max(1, keep)
         self._mutex = threading.Lock()
         self._rounds: OrderedDict[int, Round] = OrderedDict()
+        self._acts: dict[int, int] = {}      # user id -> acts under way (ACTS_PER_USER)
 
     @contextmanager
     def pinned(self, match_id: int) -> Iterator[Round]:
@@ -379,6 +435,23 @@ class Rounds:
                     idle = (k for k, r in self._rounds.items() if r._pins == 0)
                     for old in list(itertools.islice(idle, len(self._rounds) - self.keep)):
                         del self._rounds[old]
+
+    @contextmanager
+    def _acting(self, user: User, match_id: int) -> Iterator[Round]:
+        """The match's round for a person's act; Busy when ACTS_PER_USER of theirs are under way."""
+        with self._mutex:
+            if self._acts.get(user.id, 0) >= ACTS_PER_USER:
+                raise Busy(f"you have {ACTS_PER_USER} requests under way; nothing was changed: try again "
+                           "in a moment")
+            self._acts[user.id] = self._acts.get(user.id, 0) + 1
+        try:
+            with self.pinned(match_id) as rnd:
+                yield rnd
+        finally:
+            with self._mutex:
+                self._acts[user.id] -= 1
+                if not self._acts[user.id]:
+                    del self._acts[user.id]
 
     @contextmanager
     def held(self, match_id: int) -> Iterator[Round]:
@@ -402,23 +475,23 @@ class Rounds:
             return self.parts.views.earlier(rnd.load(), ply, user)
 
     def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.play(user, ply, move)
 
     def resign(self, user: User, match_id: int) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.resign(user)
 
     def abort(self, user: User, match_id: int) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.abort(user)
 
     def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.draw(user, action)
 
     def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
-        with self.pinned(match_id) as rnd:
+        with self._acting(user, match_id) as rnd:
             return rnd.takeback(user, action)
 
     def end_overdue(self) -> int:

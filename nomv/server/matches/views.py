@@ -91,10 +91,14 @@ class Views:
             buttons = [{"id": b.id, "text": b.text} for b in move_buttons(
                 shown["scene"], [Move(tuple(mv["steps"]), bool(mv.get("any_order")), mv.get("label"))
                                  for mv in legal], [mv["notation"] for mv in legal])]
-        expects: dict[int, float] = {}          # a computer seat's estimate with its latest move
-        for mv in m.moves:
-            if mv.expects is not None:
-                expects[mv.seat] = round(float(mv.expects), 3)
+        # A computer seat's estimate with its latest move: none while a game with hidden
+        # information runs, as the computer makes it from its own view (a good hidden hand
+        # shows as a high figure: its opponents would read its secrets off it).
+        expects: dict[int, float] = {}
+        if r.over or not info.get("hidden_information"):
+            for mv in m.moves:
+                if mv.expects is not None:
+                    expects[mv.seat] = round(float(mv.expects), 3)
         t = now()
         clock = Fischer.of(r.clock)
         out = {

@@ -1,4 +1,4 @@
--- expect: E053 17
+-- expect: E053 19
 -- winner is not a player number
 local g = nomv.grid.square(3, 1)
 return {
@@ -14,9 +14,9 @@ return {
     b[g:at(m[1])] = s.to_move
     return {board = b, to_move = 3 - s.to_move}
   end,
-  result = function(s)  -- <- E053
+  result = function(s)
     for i = 1, 3 do if s.board[i] == 0 then return nil end end
-    return {winner = 3}
+    return {winner = 3}  -- <- E053: the return that gave it
   end,
   grid = g,
   pieces = {{fill = "black"}, {fill = "white"}},

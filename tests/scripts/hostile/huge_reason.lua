@@ -1,7 +1,7 @@
 -- A result whose reason is a hundred thousand characters long.
 -- expect: result: reason is 100000 characters long; at most 1000
 -- hook: result
--- line: 16
+-- line: 17
 return {
   name = "hostile",
   setup = function(opts, rng)

@@ -1,7 +1,7 @@
 -- A reason that is a table of tables: the window raised every frame drawing it.
 -- expect: result: reason must be a string, or a table of languages
 -- hook: result
--- line: 16
+-- line: 17
 return {
   name = "hostile",
   setup = function(opts, rng)

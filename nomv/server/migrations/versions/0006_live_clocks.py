@@ -1,14 +1,14 @@
 """Live time controls: a match's clock (base time, increment, each seat's time left).
 
-Revision ID: 0005c
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-11-27
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005c"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
