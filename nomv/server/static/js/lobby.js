@@ -246,7 +246,7 @@ export async function lobbyPage(root, me, go, live = undefined) {
     const details = el("div");
     const p = game.players || {};
     const count = p.min === p.max ? `${p.min}` : `${p.min}-${p.max}`;
-    item.append(el("button", { class: "game-name", "data-action": "open-game", text: `${localized(game.title, game.name)} (${count} ${t("players")})`,
+    item.append(el("button", { class: "game-name", "data-action": "open-game", text: `${localized(game.title, game.name)} (${count} ${t("players")})${game.author ? ` · ${game.author}` : ""}`,
       onclick: async () => {
         if (details.firstChild) { clear(details); return; }
         details.append(await gameDetails(game, me, (id) => go(`/matches/${id}`)));
