@@ -255,17 +255,24 @@ return {
   info = {
     author = "Jean Manuel Morales",
     source = "Nomignolov blog, 13 August 2006 (kverse from the same post)",
-    rules = "Take your marks off the board. From one of your pieces (the anchor) draw a path of "
-         .. "k straight legs (3 in 3verse) along ranks and files, turning 90 degrees at each "
-         .. "mark, over empty squares only; put your k-1 marks at the turns and a new piece at "
-         .. "the end. Pieces and all marks on the board block. Your marks stay until your next "
-         .. "turn. A player who cannot move loses.",
+    rules = {en = "Take your marks off the board. From one of your pieces (the anchor) draw a path of "
+                  .. "k straight legs (3 in 3verse) along ranks and files, turning 90 degrees at each "
+                  .. "mark, over empty squares only; put your k-1 marks at the turns and a new piece at "
+                  .. "the end. Pieces and all marks on the board block. Your marks stay until your next "
+                  .. "turn. A player who cannot move loses.",
+             it = "Togli i tuoi segni dalla scacchiera. Da uno dei tuoi pezzi (l'ancora) traccia un "
+                  .. "percorso di k tratti diritti (3 in 3verse) lungo righe e colonne, girando di 90 "
+                  .. "gradi a ogni segno, solo su caselle vuote; metti i tuoi k-1 segni alle svolte e un "
+                  .. "nuovo pezzo alla fine. Pezzi e segni sulla scacchiera bloccano. I tuoi segni "
+                  .. "restano fino al tuo turno successivo. Chi non può muovere perde."},
   },
   players = {min = 2, max = 2, names = NAME, colours = FILL},
   options = {
     k = {default = 3, min = 1, max = 5, order = 1,
-         help = "legs in a path (k-1 marks); k = 0 would need -1 marks"},
-    size = {default = 8, min = 4, max = 12, order = 2, help = "side of the square board"},
+         help = {en = "legs in a path (k-1 marks); k = 0 would need -1 marks",
+                 it = "tratti di un percorso (k-1 segni); k = 0 vorrebbe -1 segni"}},
+    size = {default = 8, min = 4, max = 12, order = 2, label = {en = "size", it = "lato"},
+            help = {en = "side of the square board", it = "lato della scacchiera quadrata"}},
   },
   variants = {["2verse"] = {k = 2}, ["4verse"] = {k = 4}},
 
@@ -314,7 +321,9 @@ return {
   end,
 
   result = function(s)
-    if s.winner then return {winner = s.winner, reason = NAME[s.to_move] .. " has no path"} end
+    if s.winner then
+      return {winner = s.winner, reason = {en = NAME[s.to_move] .. " has no path", it = NAME[s.to_move] .. " non ha percorsi"}}
+    end
   end,
 
   notation = function(s, m)
@@ -353,8 +362,6 @@ return {
                            size = 0.3, fill = "#303030"}
     end
     items.bounds = {-0.6, 0, n, n + 0.6}
-    items.status = s.winner and {en = NAME[s.winner] .. " wins", it = "Vince " .. NAME[s.winner]}
-                   or {en = NAME[s.to_move] .. " to move", it = "Tocca a " .. NAME[s.to_move]}
     return items
   end,
 

@@ -30,10 +30,13 @@ local NAMES = {{en = "White", it = "Bianco"}, {en = "Black", it = "Nero"}}
 
 return {
   name = "amazons",
-  title = "Amazons",
+  title = {en = "Amazons", it = "Amazzoni"},
   info = {source = "OpenSpiel amazons",
-          rules = "Move one of your amazons like a queen, then shoot an arrow like a queen from where "
-               .. "it landed: three clicks. Arrows block for good. Who cannot move loses."},
+          rules = {en = "Move one of your amazons like a queen, then shoot an arrow like a queen from "
+                        .. "where it landed: three clicks. Arrows block for good. Who cannot move loses.",
+                   it = "Muovi una delle tue amazzoni come una regina, poi tira una freccia come una "
+                        .. "regina da dove è arrivata: tre clic. Le frecce bloccano per sempre. Chi non "
+                        .. "può muovere perde."}},
   players = {min = 2, max = 2, names = NAMES, colours = {"#f4f4f4", "#202020"}},
 
   setup = function(opts, rng)

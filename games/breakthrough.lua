@@ -16,7 +16,7 @@
 
 local floor = math.floor
 local g = nomv.grid.square(8, 8)                     -- a1..h8, rank 1 at the bottom
-local NAMES = {"Black", "White"}
+local NAMES = {{en = "Black", it = "Nero"}, {en = "White", it = "Bianco"}}
 local FILL = {"#202020", "#f4f4f4"}
 
 -- The state's slots: whose turn it is; the winner (0 while the game runs) and how (1 the far
@@ -67,9 +67,10 @@ local function entry_of(s, m, p, i)
   end
 end
 
-local WIN = {{winner = 1, reason = "reached rank 1"}, {winner = 2, reason = "reached rank 8"}}
-local WIPED = {{winner = 1, reason = "captured every White pawn"},
-               {winner = 2, reason = "captured every Black pawn"}}
+local WIN = {{winner = 1, reason = {en = "reached rank 1", it = "ha raggiunto la riga 1"}},
+             {winner = 2, reason = {en = "reached rank 8", it = "ha raggiunto la riga 8"}}}
+local WIPED = {{winner = 1, reason = {en = "captured every White pawn", it = "ha catturato tutti i pedoni bianchi"}},
+               {winner = 2, reason = {en = "captured every Black pawn", it = "ha catturato tutti i pedoni neri"}}}
 
 local function locate(s, m)
   if m.from then return m.from, m.to end
@@ -80,9 +81,12 @@ return {
   name = "breakthrough",
   title = "Breakthrough",
   info = {author = "Dan Troyka", source = "OpenSpiel breakthrough (8x8)",
-          rules = "Move a pawn one square forward, straight or diagonally, to an empty square, or "
-               .. "capture diagonally forward. Reach the far rank, or capture every enemy pawn, "
-               .. "to win."},
+          rules = {en = "Move a pawn one square forward, straight or diagonally, to an empty square, "
+                        .. "or capture diagonally forward. Reach the far rank, or capture every enemy "
+                        .. "pawn, to win.",
+                   it = "Muovi un pedone di una casella in avanti, dritto o in diagonale, su una "
+                        .. "casella vuota, oppure cattura in diagonale in avanti. Vince chi raggiunge "
+                        .. "l'ultima riga, o cattura tutti i pedoni avversari."}},
   players = {min = 2, max = 2, names = NAMES, colours = FILL},
   grid = g,
 
@@ -193,7 +197,6 @@ return {
       items[#items + 1] = {shape = "text", x = -0.3, y = 8.5 - r, text = tostring(r), size = 0.35,
                            fill = "#303030"}
     end
-    items.status = s[WINNER] ~= 0 and (NAMES[s[WINNER]] .. " wins") or (NAMES[s[TO_MOVE]] .. " to move")
     return items
   end,
 

@@ -21,7 +21,7 @@ local W, H = 7, 6
 local floor = math.floor
 local LETTERS = {"a", "b", "c", "d", "e", "f", "g"}
 local COLUMN = {a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7}
-local NAMES = {"Red", "Yellow"}
+local NAMES = {{en = "Red", it = "Rosso"}, {en = "Yellow", it = "Giallo"}}
 local FILL = {"#d43c3c", "#f2c81e"}
 
 -- The state's slots: slot p holds player p's discs by columns; then the discs played and the
@@ -91,8 +91,9 @@ local MOVE = {}
 for c = 1, W do MOVE[c] = {LETTERS[c], col = c} end   -- col: play() need not look it up
 
 -- Results are shared the same way (the host only reads them).
-local WIN = {{winner = 1, reason = "four in a row"}, {winner = 2, reason = "four in a row"}}
-local DRAW = {draw = true, reason = "the board is full"}
+local IN_A_ROW = {en = "four in a row", it = "quattro in fila"}
+local WIN = {{winner = 1, reason = IN_A_ROW}, {winner = 2, reason = IN_A_ROW}}
+local DRAW = {draw = true, reason = {en = "the board is full", it = "la scacchiera è piena"}}
 
 local function height(s, c)
   return HEIGHT[floor((s[1] + s[2]) * COLUMN_SCALE[c]) % 64]
@@ -110,10 +111,13 @@ end
 
 return {
   name = "connect4",
-  title = "Connect Four",
+  title = {en = "Connect Four", it = "Forza quattro"},
   info = {source = "OpenSpiel connect_four",
-          rules = "Drop a disc into a column; it falls to the lowest empty row. Four in a row "
-               .. "across, up or diagonally wins; a full board is a draw."},
+          rules = {en = "Drop a disc into a column; it falls to the lowest empty row. Four in a row "
+                        .. "across, up or diagonally wins; a full board is a draw.",
+                   it = "Lascia cadere un disco in una colonna: scende fino alla riga vuota più "
+                        .. "bassa. Vince chi allinea quattro dischi in orizzontale, in verticale o in "
+                        .. "diagonale; a scacchiera piena è patta."}},
   players = {min = 2, max = 2, names = NAMES, colours = FILL},
 
   setup = function(opts, rng)
@@ -195,13 +199,6 @@ return {
       end
       items[#items + 1] = {shape = "text", x = x, y = H + 0.45, text = LETTERS[c], size = 0.45,
                            fill = "#303030"}
-    end
-    if s[WINNER] ~= 0 then
-      items.status = NAMES[s[WINNER]] .. " wins"
-    elseif s[PLY] == W * H then
-      items.status = "Draw"
-    else
-      items.status = NAMES[s[PLY] % 2 + 1] .. " to move"
     end
     items.bounds = {-0.2, -0.2, W + 0.2, H + 0.8}
     return items

@@ -16,7 +16,7 @@
 
 local max = math.max
 local SQRT3 = math.sqrt(3)
-local NAMES = {"Black", "White"}
+local NAMES = {{en = "Black", it = "Nero"}, {en = "White", it = "Bianco"}}
 local FILL = {"#202020", "#f4f4f4"}
 
 -- Cell values.  A stone's value says which of its player's edges its group touches: A is
@@ -35,8 +35,8 @@ local VALUE = {{1, 2, 3, 4}, {5, 6, 7, 8}}
 -- packed board from slot BOARD on.
 local TO_MOVE, WINNER, SIZE, BOARD = 1, 2, 3, 4
 
-local WIN = {{winner = 1, reason = "north joined to south"},
-             {winner = 2, reason = "west joined to east"}}
+local WIN = {{winner = 1, reason = {en = "north joined to south", it = "nord unito a sud"}},
+             {winner = 2, reason = {en = "west joined to east", it = "ovest unito a est"}}}
 
 -- Everything that depends only on the size, built once per size and shared by every state.
 --   L:        the packed layout of the board's cells 1..n (row by row from the top), plus a
@@ -116,10 +116,14 @@ return {
   name = "hex",
   title = "Hex",
   info = {source = "OpenSpiel hex (board_size 11, no swap rule)",
-          rules = "Place a stone on any empty cell. Black joins the top and bottom edges, White "
-               .. "the left and right edges; the first to connect wins. Draws are impossible."},
+          rules = {en = "Place a stone on any empty cell. Black joins the top and bottom edges, White "
+                        .. "the left and right edges; the first to connect wins. Draws are impossible.",
+                   it = "Metti una pietra su una cella vuota qualsiasi. Il Nero collega il bordo "
+                        .. "superiore a quello inferiore, il Bianco il sinistro al destro; vince chi li "
+                        .. "collega per primo. La patta è impossibile."}},
   players = {min = 2, max = 2, names = NAMES, colours = FILL},
-  options = {size = {default = 11, min = 5, max = 19, help = "cells along each side"}},
+  options = {size = {default = 11, min = 5, max = 19, label = {en = "size", it = "lato"},
+                     help = {en = "cells along each side", it = "celle per lato"}}},
 
   setup = function(opts, rng)
     return geometry_of(opts.size).L:clear({[TO_MOVE] = 1, [WINNER] = 0, [SIZE] = opts.size})
@@ -207,11 +211,6 @@ return {
       local i = (r - 1) * size + 1
       items[#items + 1] = {shape = "text", x = g.x[i] - 2.1, y = g.y[i], text = tostring(r),
                            size = 0.6, fill = "#303030"}
-    end
-    if s[WINNER] ~= 0 then
-      items.status = NAMES[s[WINNER]] .. " wins"
-    else
-      items.status = NAMES[s[TO_MOVE]] .. " to move"
     end
     return items
   end,

@@ -348,33 +348,36 @@ local function status(s)
   return ("Player %d to move"):format(s.to_move)
 end
 
-local function stato(s)   -- the same in Italian
-  if s.winner then return ("Vince il giocatore %d: %s"):format(s.winner, s.reason) end
-  if s.left == 0 then return "Partita finita" end
-  return ("Tocca al giocatore %d"):format(s.to_move)
-end
-
 return {
   name = "nibble",
   title = "Nibble",
   info = {
     author = "Jared McComb",
     source = "BGA and nestorgames editions; rules in docs/games/nibble.md",
-    rules = "Take one or more blocks of one colour. A block may be taken when two of its sides "
-         .. "meeting at a corner are exposed (hexagonal board: three sides in a row), and the "
-         .. "blocks left must stay in one group. Win at once by holding every block of a colour, "
-         .. "or 7 (13 colours: 10) of each of three neighbouring colours on the colour line. "
-         .. "Otherwise, when the board is empty, whoever holds 5 (7) or more blocks in 5 (7) or "
-         .. "more colours wins.",
+    rules = {en = "Take one or more blocks of one colour. A block may be taken when two of its sides "
+                  .. "meeting at a corner are exposed (hexagonal board: three sides in a row), and the "
+                  .. "blocks left must stay in one group. Win at once by holding every block of a "
+                  .. "colour, or 7 (13 colours: 10) of each of three neighbouring colours on the colour "
+                  .. "line. Otherwise, when the board is empty, whoever holds 5 (7) or more blocks in 5 "
+                  .. "(7) or more colours wins.",
+             it = "Prendi uno o più blocchi di un colore. Un blocco si può prendere quando due suoi "
+                  .. "lati che si incontrano in un angolo sono scoperti (scacchiera esagonale: tre lati "
+                  .. "di fila), e i blocchi rimasti devono restare in un solo gruppo. Vinci subito se "
+                  .. "hai tutti i blocchi di un colore, o 7 (13 colori: 10) di ciascuno di tre colori "
+                  .. "vicini sulla linea dei colori. Altrimenti, quando la scacchiera è vuota, vince chi "
+                  .. "ha 5 (7) o più blocchi in 5 (7) o più colori."},
   },
   players = {min = 2, max = 2, names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"}},
              colours = {"#202020", "#f4f4f4"}},
   options = {
-    colours = {default = 9, choices = {9, 13}, order = 1, help = "number of colours (and blocks of each)"},
-    board = {default = "square", choices = {"square", "hex"}, order = 2,
-             help = "square (9x9 or 13x13) or hexagonal (side 8, 13 colours)"},
-    layout = {default = "", order = 3,
-              help = "the board instead of a random one: rows from the top rank down, colours 1-9 a-d, . empty"},
+    colours = {default = 9, choices = {9, 13}, order = 1, label = {en = "colours", it = "colori"},
+               help = {en = "number of colours (and blocks of each)", it = "numero di colori (e di blocchi per colore)"}},
+    board = {default = "square", choices = {"square", "hex"}, order = 2, label = {en = "board", it = "scacchiera"},
+             help = {en = "square (9x9 or 13x13) or hexagonal (side 8, 13 colours)",
+                     it = "quadrata (9x9 o 13x13) o esagonale (lato 8, 13 colori)"}},
+    layout = {default = "", order = 3, label = {en = "layout", it = "disposizione"},
+              help = {en = "the board instead of a random one: rows from the top rank down, colours 1-9 a-d, . empty",
+                      it = "la scacchiera invece di una a caso: righe dall'alto in basso, colori 1-9 a-d, . vuota"}},
   },
   variants = {["13 colours"] = {colours = 13}, hexagonal = {colours = 13, board = "hex"}},
 
@@ -436,11 +439,14 @@ return {
     -- Instant wins: only the mover's count of colour c changed, so only it is looked at.
     if mine[c] >= C then
       new.winner, new.reason = p, ("all %d blocks of colour %s"):format(C, CODES:sub(c, c))
+      new.reason_it = ("tutti i %d blocchi del colore %s"):format(C, CODES:sub(c, c))
     end
     for a = math.max(1, c - 2), math.min(c, C - 2) do
       if not new.winner and mine[a] >= G.three and mine[a + 1] >= G.three and mine[a + 2] >= G.three then
         new.winner = p
         new.reason = ("%d or more blocks of each of colours %s, %s, %s"):format(G.three,
+          CODES:sub(a, a), CODES:sub(a + 1, a + 1), CODES:sub(a + 2, a + 2))
+        new.reason_it = ("%d o più blocchi di ciascuno dei colori %s, %s, %s"):format(G.three,
           CODES:sub(a, a), CODES:sub(a + 1, a + 1), CODES:sub(a + 2, a + 2))
       end
     end
@@ -448,7 +454,7 @@ return {
   end,
 
   result = function(s)
-    if s.winner then return {winner = s.winner, reason = s.reason} end
+    if s.winner then return {winner = s.winner, reason = {en = s.reason, it = s.reason_it}} end
     if s.left > 0 then return nil end
     local G, won = geometry(s.geo), {0, 0}
     for p = 1, 2 do
@@ -456,7 +462,8 @@ return {
         if s.held[p][c] >= G.major then won[p] = won[p] + 1 end
       end
     end
-    local reason = ("majority of majorities, %d colours to %d"):format(won[1], won[2])
+    local reason = {en = ("majority of majorities, %d colours to %d"):format(won[1], won[2]),
+                    it = ("maggioranza delle maggioranze, %d colori a %d"):format(won[1], won[2])}
     if (won[1] >= G.major) ~= (won[2] >= G.major) then
       return {winner = won[1] >= G.major and 1 or 2, reason = reason}
     end
@@ -499,7 +506,6 @@ return {
                              fill = "#303030", bold = n >= G.major}
       end
     end
-    items.status = {en = status(s), it = stato(s)}
     return items
   end,
 

@@ -142,20 +142,23 @@ local function decide(s, g)
   local scores = {b[1] or 0, w[1] or 0}
   if scores[1] ~= scores[2] then
     return {winner = scores[1] > scores[2] and 1 or 2, scores = scores,
-            reason = ("largest member %d against %d"):format(scores[1], scores[2])}
+            reason = {en = ("largest member %d against %d"):format(scores[1], scores[2]),
+                      it = ("membro più grande %d contro %d"):format(scores[1], scores[2])}}
   end
   local lists = ("largest members tie at %d; members %s against %s")
                 :format(scores[1], sizes_text(b), sizes_text(w))
+  local liste = ("membri più grandi pari a %d; membri %s contro %s")
+                :format(scores[1], (sizes_text(b):gsub("none", "nessuno")), (sizes_text(w):gsub("none", "nessuno")))
   if s.tiebreak == "lexicographic" then
     for k = 2, math.max(#b, #w) do
       local x, y = b[k] or 0, w[k] or 0
       if x ~= y then
-        return {winner = x > y and 1 or 2, scores = scores, reason = lists}
+        return {winner = x > y and 1 or 2, scores = scores, reason = {en = lists, it = liste}}
       end
     end
-    return {draw = true, scores = scores, reason = lists .. ": all equal"}
+    return {draw = true, scores = scores, reason = {en = lists .. ": all equal", it = liste .. ": tutti uguali"}}
   end
-  return {draw = true, scores = scores, reason = lists .. " (tiebreak draw)"}
+  return {draw = true, scores = scores, reason = {en = lists .. " (tiebreak draw)", it = liste .. " (spareggio: patta)"}}
 end
 
 -- A cell id typed by a player, or nil and why not (parse explains refusals; it never guesses).
@@ -194,21 +197,33 @@ return {
   info = {
     author = "nickobento",
     source = "rec.games.abstract, 21 April 2009; the tie found by Don Woods in the same thread",
-    rules = "Each turn, first move the red Nipple to an empty cell where the largest black and the "
-         .. "largest white group next to it differ in size (a colour not there counts 0); skip this "
-         .. "when no cell allows it. Then place a stone of your colour on any empty cell. When the "
-         .. "board is full, the larger group touching the Nipple wins; equal largest groups are "
-         .. "decided by the next ones, and full equality is a draw.",
+    rules = {en = "Each turn, first move the red Nipple to an empty cell where the largest black and "
+                  .. "the largest white group next to it differ in size (a colour not there counts 0); "
+                  .. "skip this when no cell allows it. Then place a stone of your colour on any empty "
+                  .. "cell. When the board is full, the larger group touching the Nipple wins; equal "
+                  .. "largest groups are decided by the next ones, and full equality is a draw.",
+             it = "A ogni turno, prima sposta il Nipple rosso su una cella vuota dove il più grande "
+                  .. "gruppo nero e il più grande gruppo bianco vicini hanno grandezze diverse (un "
+                  .. "colore assente conta 0); salta questo passo se nessuna cella lo permette. Poi "
+                  .. "metti una pietra del tuo colore su una cella vuota qualsiasi. A scacchiera piena "
+                  .. "vince il gruppo più grande che tocca il Nipple; gruppi più grandi uguali si "
+                  .. "decidono con i successivi, e la piena uguaglianza è patta."},
   },
   players = {min = 2, max = 2, names = {{en = NAME[1], it = NOME[1]}, {en = NAME[2], it = NOME[2]}},
              colours = FILL},
   options = {
-    size = {default = 5, min = 3, max = 8, order = 1, help = "side of the hexhex board"},
+    size = {default = 5, min = 3, max = 8, order = 1, label = {en = "size", it = "lato"},
+            help = {en = "side of the hexhex board", it = "lato della scacchiera esagonale"}},
     nipple_rule = {default = "zero", choices = {"zero", "both_present"}, order = 2,
-                   help = "zero: a colour not next to the cell counts 0; both_present: equal sizes "
-                       .. "forbid a cell only when both colours touch it"},
+                   label = {en = "Nipple rule", it = "regola del Nipple"},
+                   help = {en = "zero: a colour not next to the cell counts 0; both_present: equal sizes "
+                             .. "forbid a cell only when both colours touch it",
+                           it = "zero: un colore non vicino alla cella conta 0; both_present: grandezze uguali "
+                             .. "vietano una cella solo quando la toccano entrambi i colori"}},
     tiebreak = {default = "lexicographic", choices = {"lexicographic", "draw"}, order = 3,
-                help = "equal largest members: compare the next members, or call it a draw"},
+                label = {en = "tiebreak", it = "spareggio"},
+                help = {en = "equal largest members: compare the next members, or call it a draw",
+                        it = "gruppi più grandi uguali: confronta i successivi, o è patta"}},
   },
 
   -- Cells are numbered column by column, so the centre is the middle one.  Seven fields: the
@@ -290,13 +305,9 @@ return {
     end
     if s.empty > 0 then
       local stuck = select(2, destinations(s, g)) == 0
-      local skip = stuck and ": the Nipple cannot move, place a stone" or ""
-      local salta = stuck and ": il Nipple non può muoversi, metti una pietra" or ""
-      items.status = {en = NAME[s.to_move] .. " to move" .. skip, it = "Tocca a " .. NOME[s.to_move] .. salta}
-    else
-      local r = decide(s, g)
-      items.status = {en = (r.winner and (NAME[r.winner] .. " wins") or "Draw") .. ": " .. r.reason,
-                      it = (r.winner and ("Vince " .. NOME[r.winner]) or "Patta") .. ": " .. r.reason}
+      if stuck then
+        items.status = {en = "The Nipple cannot move: place a stone", it = "Il Nipple non può muoversi: metti una pietra"}
+      end
     end
     return items
   end,

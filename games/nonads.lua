@@ -489,6 +489,7 @@ local function play(s, m, rng)
       if remaining == 1 then
         ns.winner = last_one
         ns.reason = ("Player %d made Player %d's target"):format(p, ns.made_for)
+        ns.reason_it = ("il giocatore %d ha formato l'obiettivo del giocatore %d"):format(p, ns.made_for)
         ns.to_move = last_one
         return ns
       end
@@ -496,6 +497,7 @@ local function play(s, m, rng)
       ns.window = {found_x[own], found_y[own]}
       ns.winner = p
       ns.reason = ("Player %d made their target"):format(p)
+      ns.reason_it = ("il giocatore %d ha formato il suo obiettivo"):format(p)
       ns.to_move = p
       return ns
     end
@@ -521,6 +523,7 @@ local function play(s, m, rng)
     if ns.tiebreak_turns >= s.max_tiebreak_turns then
       ns.draw = true
       ns.reason = ("no winner after %d tiebreaker moves"):format(s.max_tiebreak_turns)
+      ns.reason_it = ("nessun vincitore dopo %d mosse di spareggio"):format(s.max_tiebreak_turns)
       return ns
     end
     local pk = position_key(slots, codes, nxt, key, hands, ns.deck)
@@ -535,6 +538,7 @@ local function play(s, m, rng)
     if seen >= 3 then
       ns.draw = true
       ns.reason = "the same position occurred three times"
+      ns.reason_it = "la stessa posizione si è ripetuta tre volte"
     end
   end
   return ns
@@ -561,9 +565,9 @@ end
 
 local function status(s)
   if s.winner then
-    return {en = "Player " .. s.winner .. " wins: " .. s.reason, it = "Vince il giocatore " .. s.winner .. ": " .. s.reason}
+    return {en = "Player " .. s.winner .. " wins: " .. s.reason, it = "Vince il giocatore " .. s.winner .. ": " .. s.reason_it}
   end
-  if s.draw then return {en = "Draw: " .. s.reason, it = "Patta: " .. s.reason} end
+  if s.draw then return {en = "Draw: " .. s.reason, it = "Patta: " .. s.reason_it} end
   if s.finished then return {en = "All tiles placed", it = "Tutte le tessere sono posate"} end
   local p = s.to_move
   if s.hands[p] == 0 and s.mode ~= "knownads" then
@@ -644,7 +648,7 @@ local function scene(s)
     items[#items + 1] = {shape = "text", x = px, y = y + 0.3, text = name, size = 0.6, align = "left",
                          bold = (not game_over(s)) and p == s.to_move, fill = "#303030"}
     local t = s.targets[p]
-    items[#items + 1] = {shape = "text", x = px, y = y + 1.3, text = {en = "target", it = "obiettivo"}, size = 0.45, align = "left", fill = "#606060"}
+    items[#items + 1] = {shape = "text", x = px, y = y + 1.3, text = {en = "target", it = "scopo"}, size = 0.45, align = "left", fill = "#606060"}
     if t and t > 0 then
       draw_tile(items, CANON[t], px + 1.5, y + 0.7, 1.8, 1)
       items[#items + 1] = {shape = "text", x = px + 2.4, y = y + 2.8, text = "#" .. t, size = 0.4, fill = "#606060"}
@@ -653,7 +657,7 @@ local function scene(s)
                            stroke = EDGE, width = 0.06, label = "?", label_colour = "#404040", layer = 1}
     end
     local h = s.hands[p]
-    items[#items + 1] = {shape = "text", x = px + 3.7, y = y + 1.3, text = {en = "hand", it = "in mano"}, size = 0.45, align = "left", fill = "#606060"}
+    items[#items + 1] = {shape = "text", x = px + 3.7, y = y + 1.3, text = {en = "hand", it = "mano"}, size = 0.45, align = "left", fill = "#606060"}
     if h ~= 0 then
       draw_tile(items, CANON[h], px + 5, y + 0.7, 1.8, 1)
       items[#items + 1] = {shape = "text", x = px + 5.9, y = y + 2.8, text = "#" .. h, size = 0.4, fill = "#606060"}
@@ -746,12 +750,20 @@ return {
   info = {
     author = "Cameron Browne",
     source = "Cameron Browne's Nonads page (c) 2011; the rules as nomv plays them in docs/games/nonads.md",
-    rules = "Place your hand tile edge to edge with the tiles already played (any rotation), then "
-         .. "draw. You win when your placement makes a 3x3 block of cells, anywhere across the "
-         .. "tiles, that shows your target tile in some rotation. When the deck is out, a player "
-         .. "without a tile slides a placed tile (not the one just played) to a new place. "
-         .. "Advanced: making another player's target loses. Knownads: targets are secret, all "
-         .. "tiles are placed, and each 3x3 block showing your target scores a point.",
+    rules = {en = "Place your hand tile edge to edge with the tiles already played (any rotation), "
+                  .. "then draw. You win when your placement makes a 3x3 block of cells, anywhere across "
+                  .. "the tiles, that shows your target tile in some rotation. When the deck is out, a "
+                  .. "player without a tile slides a placed tile (not the one just played) to a new "
+                  .. "place. Advanced: making another player's target loses. Knownads: targets are "
+                  .. "secret, all tiles are placed, and each 3x3 block showing your target scores a "
+                  .. "point.",
+             it = "Metti la tessera che hai in mano lato a lato con quelle già giocate (in qualsiasi "
+                  .. "rotazione), poi pesca. Vinci quando la tua mossa forma un blocco 3x3 di celle, "
+                  .. "ovunque sulle tessere, che mostra la tua tessera obiettivo in qualche rotazione. "
+                  .. "Finito il mazzo, chi non ha tessere fa scivolare una tessera posata (non l'ultima "
+                  .. "giocata) in un nuovo posto. Avanzato: formare l'obiettivo di un altro fa perdere. "
+                  .. "Knownads: gli obiettivi sono segreti, si posano tutte le tessere, e ogni blocco "
+                  .. "3x3 che mostra il tuo obiettivo vale un punto."},
   },
   players = {min = 2, max = 4, default = 2,
              names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"},
@@ -759,15 +771,28 @@ return {
              colours = {"#d04040", "#3c78d8", "#40a050", "#c08020"}},
   options = {
     mode = {default = "basic", choices = {"basic", "advanced", "knownads"}, order = 1,
-            help = "advanced: making another's target loses; knownads: hidden targets, score points"},
-    rotation = {default = true, order = 2, help = "tiles may be turned when placed (T1)"},
+            label = {en = "mode", it = "modo"},
+            help = {en = "advanced: making another's target loses; knownads: hidden targets, score points",
+                    it = "advanced: formare l'obiettivo di un altro fa perdere; knownads: obiettivi nascosti, punti"}},
+    rotation = {default = true, order = 2, label = {en = "rotation", it = "rotazione"},
+                help = {en = "tiles may be turned when placed (T1)", it = "le tessere si possono girare quando si posano (T1)"}},
     slide_rule = {default = "open_side", choices = {"open_side", "clear_line"}, order = 3,
-                  help = "which tiles can be slid out in the tiebreaker (T7)"},
+                  label = {en = "slide rule", it = "regola dello scivolamento"},
+                  help = {en = "which tiles can be slid out in the tiebreaker (T7)",
+                          it = "quali tessere si possono far scivolare fuori nello spareggio (T7)"}},
     max_tiebreak_turns = {default = 60, min = 1, max = MAX_TIEBREAK, order = 4,
-                          help = "the game is a draw after this many tiebreaker moves (T9)"},
-    targets = {default = "", order = 5, help = "explicit set-up: the targets' tile numbers in player order, e.g. 12,30"},
-    hands = {default = "", order = 6, help = "explicit set-up: the hand tiles in player order"},
-    deck = {default = "", order = 7, help = "explicit set-up: the deck from the top down (may be short or empty)"},
+                          label = {en = "tiebreaker moves", it = "mosse di spareggio"},
+                          help = {en = "the game is a draw after this many tiebreaker moves (T9)",
+                                  it = "la partita è patta dopo tante mosse di spareggio (T9)"}},
+    targets = {default = "", order = 5, label = {en = "targets", it = "obiettivi"},
+               help = {en = "explicit set-up: the targets' tile numbers in player order, e.g. 12,30",
+                       it = "disposizione esplicita: i numeri delle tessere obiettivo nell'ordine dei giocatori, es. 12,30"}},
+    hands = {default = "", order = 6, label = {en = "hands", it = "mani"},
+             help = {en = "explicit set-up: the hand tiles in player order",
+                     it = "disposizione esplicita: le tessere in mano nell'ordine dei giocatori"}},
+    deck = {default = "", order = 7, label = {en = "deck", it = "mazzo"},
+            help = {en = "explicit set-up: the deck from the top down (may be short or empty)",
+                    it = "disposizione esplicita: il mazzo dall'alto in basso (può essere corto o vuoto)"}},
   },
   variants = {advanced = {mode = "advanced"}, knownads = {mode = "knownads"}},
 
@@ -819,9 +844,12 @@ return {
   play = play,
 
   result = function(s)
-    if s.winner then return {winner = s.winner, reason = s.reason} end
-    if s.draw then return {draw = true, reason = s.reason} end
-    if s.finished then return {scores = s.scores, reason = "windows showing each player's target"} end
+    if s.winner then return {winner = s.winner, reason = {en = s.reason, it = s.reason_it}} end
+    if s.draw then return {draw = true, reason = {en = s.reason, it = s.reason_it}} end
+    if s.finished then
+      return {scores = s.scores, reason = {en = "windows showing each player's target",
+                                           it = "finestre che mostrano l'obiettivo di ogni giocatore"}}
+    end
     return nil
   end,
 

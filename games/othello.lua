@@ -57,8 +57,12 @@ return {
   name = "othello",
   title = "Othello",
   info = {source = "OpenSpiel othello",
-          rules = "Place a disc so that it closes lines of the other colour between it and one of "
-               .. "yours: they turn to your colour. Pass only when you cannot place. Most discs wins."},
+          rules = {en = "Place a disc so that it closes lines of the other colour between it and one "
+                        .. "of yours: they turn to your colour. Pass only when you cannot place. Most "
+                        .. "discs wins.",
+                   it = "Metti un disco in modo che chiuda linee dell'altro colore tra esso e uno dei "
+                        .. "tuoi: diventano del tuo colore. Passa solo quando non puoi mettere. Vince "
+                        .. "chi ha più dischi."}},
   players = {min = 2, max = 2, names = NAMES, colours = {"#202020", "#f4f4f4"}},
 
   setup = function(opts, rng)

@@ -24,14 +24,20 @@ end
 
 return {
   name = "peg_solitaire",
-  title = "Peg solitaire",
+  title = {en = "Peg solitaire", it = "Solitario"},
   info = {source = "the English 33-hole board",
-          rules = "Jump a peg over a neighbour into an empty hole; the jumped peg is removed. Leave one peg."},
+          rules = {en = "Jump a peg over a neighbour into an empty hole; the jumped peg is removed. "
+                        .. "Leave one peg.",
+                   it = "Salta con un piolo un vicino fino a un foro vuoto; il piolo saltato si "
+                        .. "toglie. Lasciane uno solo."}},
   players = 1,
   options = {
-    centre = {default = false, help = "a win needs the last peg in the centre hole (d4)"},
-    start = {default = "full", choices = {"full", "cross"},
-             help = "full: every hole but the centre; cross: six pegs in a cross around the centre"},
+    centre = {default = false, label = {en = "centre", it = "centro"},
+              help = {en = "a win needs the last peg in the centre hole (d4)",
+                      it = "per vincere l'ultimo piolo deve stare nel foro centrale (d4)"}},
+    start = {default = "full", choices = {"full", "cross"}, label = {en = "start", it = "inizio"},
+             help = {en = "full: every hole but the centre; cross: six pegs in a cross around the centre",
+                     it = "full: ogni foro tranne il centro; cross: sei pioli a croce intorno al centro"}},
   },
   variants = {cross = {start = "cross"}},
 
@@ -93,9 +99,9 @@ return {
     end
     local left = count_pegs(b)
     if left == 1 and (not s.centre or b[CENTRE] == 1) then
-      return {winner = 1, reason = "one peg left"}
+      return {winner = 1, reason = {en = "one peg left", it = "un solo piolo rimasto"}}
     end
-    return {ranks = {2}, reason = left .. " pegs left"}
+    return {ranks = {2}, reason = {en = left .. " pegs left", it = left .. " pioli rimasti"}}
   end,
 
   scene = function(s)

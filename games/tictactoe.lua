@@ -12,8 +12,10 @@ local LINES = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9},     -- rows
 
 return {
   name = "tictactoe",
-  title = "Tic-tac-toe",
-  info = {source = "OpenSpiel tic_tac_toe", rules = "Take turns marking empty cells; three in a row wins."},
+  title = {en = "Tic-tac-toe", it = "Tris"},
+  info = {source = "OpenSpiel tic_tac_toe",
+          rules = {en = "Take turns marking empty cells; three in a row wins.",
+                   it = "A turno segnate celle vuote; vince chi ne allinea tre."}},
   players = {min = 2, max = 2, names = {"X", "O"}},
   grid = g,                                        -- no scene function: the grid and pieces draw it
   pieces = {{fill = "#d04040", label = "X"}, {fill = "#3c64d4", label = "O"}},

@@ -94,20 +94,26 @@ return {
   info = {
     author = "Joan Josep",
     source = "pbmserv (Cameron Browne, 2005); the designer's proposal of March 2004",
-    rules = "Grab one piece, or a straight unbroken line of pieces of any colours, along any of "
-         .. "the three directions. When the board is empty, score a point for each colour of "
-         .. "which you hold an even number (none counts as even). Most points wins; a shared "
-         .. "best score is a draw.",
+    rules = {en = "Grab one piece, or a straight unbroken line of pieces of any colours, along any of "
+                  .. "the three directions. When the board is empty, score a point for each colour of "
+                  .. "which you hold an even number (none counts as even). Most points wins; a shared "
+                  .. "best score is a draw.",
+             it = "Prendi un pezzo, o una linea dritta e continua di pezzi di qualsiasi colore, in "
+                  .. "una delle tre direzioni. Quando la scacchiera è vuota, segna un punto per ogni "
+                  .. "colore di cui hai un numero pari di pezzi (nessuno conta come pari). Vince chi ha "
+                  .. "più punti; un miglior punteggio pari è patta."},
   },
   players = {min = 2, max = 3, default = 2,
              names = {{en = "Player 1", it = "Giocatore 1"}, {en = "Player 2", it = "Giocatore 2"},
                       {en = "Player 3", it = "Giocatore 3"}},
              colours = {"#202020", "#f4f4f4", "#a05ad0"}},
   options = {
-    size = {default = 5, choices = SIZES, order = 1,
-            help = "side of the triangle (its cell count must divide by 3)"},
-    layout = {default = "", order = 2,
-              help = "the board instead of a random fill, rows from the apex: b/bb/bgr/grgg/rbgrr"},
+    size = {default = 5, choices = SIZES, order = 1, label = {en = "size", it = "lato"},
+            help = {en = "side of the triangle (its cell count must divide by 3)",
+                    it = "lato del triangolo (il numero delle sue celle deve dividersi per 3)"}},
+    layout = {default = "", order = 2, label = {en = "layout", it = "disposizione"},
+              help = {en = "the board instead of a random fill, rows from the apex: b/bb/bgr/grgg/rbgrr",
+                      it = "la scacchiera invece di una a caso, righe dal vertice: b/bb/bgr/grgg/rbgrr"}},
   },
 
   -- check runs before setup, so a layout that cannot be read is refused with its reason.
@@ -175,7 +181,8 @@ return {
 
   result = function(s)
     if s.left > 0 then return nil end
-    return {scores = scores(s), reason = "points for colours held in even numbers"}
+    return {scores = scores(s), reason = {en = "points for colours held in even numbers",
+                                          it = "punti per i colori tenuti in numero pari"}}
   end,
 
   scene = function(s)
@@ -187,27 +194,26 @@ return {
         items[#items + 1] = g:piece(i, FILL[c], {label = LETTER[c]:upper(), label_colour = "#ffffff"})
       end
     end
-    -- The score table, to the right of the triangle.
+    -- The score table, to the right of the triangle (room for "Giocatore 1" before the columns).
     local x0, y0 = g.x[g.index[string.char(64 + s.n) .. s.n]] + 2.5, 0
+    local COL = 2.8
     local sc = scores(s)
     for c = 1, 3 do
-      items[#items + 1] = {shape = "circle", x = x0 + 2 + 1.6 * c, y = y0, r = 0.45, fill = FILL[c],
+      items[#items + 1] = {shape = "circle", x = x0 + COL + 1.6 * c, y = y0, r = 0.45, fill = FILL[c],
                            label = LETTER[c]:upper(), label_colour = "#ffffff"}
     end
-    items[#items + 1] = {shape = "text", x = x0 + 9, y = y0, text = {en = "points", it = "punti"}, size = 0.6,
+    items[#items + 1] = {shape = "text", x = x0 + COL + 7, y = y0, text = {en = "points", it = "punti"}, size = 0.6,
                          fill = "#303030"}
     for p = 1, #s.held do
       local y = y0 + 1.3 * p
       items[#items + 1] = {shape = "text", x = x0, y = y, text = {en = "Player " .. p, it = "Giocatore " .. p}, size = 0.6,
                            fill = "#303030", align = "left", bold = p == s.to_move and s.left > 0}
       for c = 1, 3 do
-        items[#items + 1] = {shape = "text", x = x0 + 2 + 1.6 * c, y = y, text = tostring(s.held[p][c]),
+        items[#items + 1] = {shape = "text", x = x0 + COL + 1.6 * c, y = y, text = tostring(s.held[p][c]),
                              size = 0.6, fill = "#303030"}
       end
-      items[#items + 1] = {shape = "text", x = x0 + 9, y = y, text = tostring(sc[p]), size = 0.6, fill = "#303030"}
+      items[#items + 1] = {shape = "text", x = x0 + COL + 7, y = y, text = tostring(sc[p]), size = 0.6, fill = "#303030"}
     end
-    items.status = s.left > 0 and {en = ("Player " .. s.to_move .. " to move"), it = "Tocca al giocatore " .. s.to_move}
-                   or nil
     return items
   end,
 

@@ -150,7 +150,8 @@ def cmd_list(args) -> int:
         word = "player" if players == "1" else "players"
         print(f"{row['name']:<{width}}{row['title']}, {players} {word} ({row['origin']}: {row['path']})")
         for name, o in row["options"].items():
-            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + o['help'] if o['help'] else ''}")
+            text = localized(o["help"], "en")       # (the JSON keeps every language the script gives)
+            print(f"    -o {name}={_fmt(o['default'])}  ({o['allowed']}){'  ' + text if text else ''}")
         if row["variants"]:
             print(f"    variants: {', '.join(row['variants'])}")
     return 0
@@ -282,15 +283,15 @@ def cmd_play(args) -> int:
     if not gui:
         if not args.text:
             print("No display found: playing in the terminal (--gui forces the window).", file=sys.stderr)
-        from .gui.table import autosave_path, pending_autosave
+        from .autosave import autosave_path, pending_autosave
         return play_text(pos, seats, lang=args.lang, autosave=autosave_path(),
                          resume=None if args.open else pending_autosave())
     return _play_gui(args, pos, seats)
 
 
 def _play_gui(args, pos: Position, seats: list[str]) -> int:
-    from .gui import i18n
-    i18n.setup(args.lang)
+    from .play import words
+    words.setup(args.lang)
     from .gui.app import App, pending_autosave
     resume = None if args.open else pending_autosave()
     app = App(pos, seats, resume=resume, lang=args.lang)
@@ -312,10 +313,11 @@ def cmd_render(args) -> int:
     pos = _start(args, _load(args))
     if args.player is not None and not 1 <= args.player <= pos.players:
         raise UsageError(f"--player must be from 1 to {pos.players}, got {args.player}")
-    from .gui import headless_if_no_display, i18n
+    from .gui import headless_if_no_display
+    from .play import words
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     headless_if_no_display()
-    i18n.setup(args.lang)
+    words.setup(args.lang)
     from .gui.render import render_png
     try:
         out = render_png(pos, args.out, size, player=args.player, coordinates=args.coordinates,
@@ -493,6 +495,11 @@ def cmd_match(args) -> int:
                   file=sys.stderr)
             return 1
     return 0
+
+
+def cmd_analyze(args) -> int:
+    from .lab.command import run_command
+    return run_command(args, _load, _option_pairs)
 
 
 def cmd_check(args) -> int:
@@ -816,6 +823,64 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_check)
 
 
+def _add_analyze(sub, common: argparse.ArgumentParser) -> None:
+    """The arguments of ``nomv analyze``."""
+    from .lab import plan
+    p = sub.add_parser("analyze", parents=[common], help="the designer's lab: is the game any good?",
+                       description="Play many games of a script (random players by default) and report "
+                                   "what a designer asks: outcomes by seat with 95%% intervals and balance, "
+                                   "how games end (errors named), length, branching and real choices, the "
+                                   "game tree's size, repetition, board and rule coverage, the kinds of "
+                                   "moves, openings; with MCTS players lead changes, drama and decisiveness; "
+                                   "with --skill a skill ladder in Elo. The same seed gives the same figures "
+                                   "on one core, many, a Dask cluster or in merged shards. Exit 1 when a "
+                                   f"game failed with a script error. See {catalog.doc('lab.md')}.",
+                       epilog="examples: nomv analyze trinim --html trinim.html; nomv analyze nibble --agents "
+                              "mcts:200it --games 200; nomv analyze mygame.lua --skill; nomv analyze trinim "
+                              "--shard 1/2 --records a.jsonl (and 2/2 elsewhere), then nomv analyze --merge "
+                              "a.jsonl b.jsonl")
+    p.add_argument("game", metavar="GAME", nargs="?", help="a bundled game's name or a path to a .lua script")
+    p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                   help="set a game option (repeatable), e.g. -o size=7")
+    p.add_argument("--variant", metavar="NAME", help="start from a named variant's options")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed gives the same games "
+                   "and figures (default 0)")
+    p.add_argument("--agents", metavar="P[,P...]", help="the players: random (default), mcts:Nit (MCTS with "
+                   "N iterations a move: the lab needs players it can repeat, so no time limits), one for "
+                   "every seat or one per seat, e.g. mcts:200it,random")
+    p.add_argument("--games", type=int, metavar="N", help=f"games to play (default {plan.DEFAULT_GAMES:,} "
+                   "with random players, enough for a 95%% interval of +-2 points on balance; "
+                   f"{plan.DEFAULT_SEARCH_GAMES} with MCTS players)")
+    p.add_argument("--max-plies", type=int, default=1000, metavar="M",
+                   help="cut a game after M plies (counted as cut, and as a draw for the seats; default 1000)")
+    p.add_argument("--jobs", type=int, default=0, metavar="J", help="processes on this machine (default: one per CPU)")
+    p.add_argument("--cluster", metavar="ADDRESS", help="run the games on a Dask cluster instead, e.g. "
+                   "tcp://scheduler:8786 (pip install 'nomv[cluster]' on every machine)")
+    p.add_argument("--skill", action="store_true", help="also climb a skill ladder: random, then MCTS with "
+                   "iterations doubling, each rung against the one below, every seat in turn on the same "
+                   "deals; Elo by Bradley-Terry, levels, where skill stops paying")
+    p.add_argument("--rungs", type=int, default=plan.DEFAULT_RUNGS, metavar="R",
+                   help=f"MCTS rungs of the ladder (default {plan.DEFAULT_RUNGS})")
+    p.add_argument("--base-iterations", type=int, default=plan.DEFAULT_BASE_ITERATIONS, metavar="N",
+                   help=f"iterations of the first MCTS rung (default {plan.DEFAULT_BASE_ITERATIONS})")
+    p.add_argument("--skill-games", type=int, default=plan.DEFAULT_SKILL_GAMES, metavar="G",
+                   help=f"games of each rung against the one below (default {plan.DEFAULT_SKILL_GAMES}: a rung that "
+                        "truly scores 0.70 against the one below shows as a level 91%% of the time; 20 games: 42%%)")
+    p.add_argument("--traced", type=int, default=plan.DEFAULT_TRACED, metavar="T",
+                   help=f"games whose lines are traced for rule coverage, on Lua 5.4 (default {plan.DEFAULT_TRACED}; "
+                        f"0 for none); and {plan.OTHER_TRACED} for each other setting (each variant, other choices, "
+                        "a number's least and greatest value), so that code only other options reach is named as such")
+    p.add_argument("--records", metavar="FILE", help="write every game's record, one JSON line each")
+    p.add_argument("--shard", metavar="K/N", help="play only the K-th of N parts of the run (with --records); "
+                   "merge the parts with --merge")
+    p.add_argument("--merge", nargs="+", metavar="FILE", help="report on records files written by --records "
+                   "(the parts of a run): no GAME")
+    p.add_argument("--html", metavar="FILE", help="also write the report as one self-contained page (plots, "
+                   "no JavaScript; pip install 'nomv[lab]')")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_analyze)
+
+
 def _add_serve(sub, common: argparse.ArgumentParser) -> None:
     """The arguments of ``nomv serve``."""
     p = sub.add_parser("serve", parents=[common], help="run a server to play online (JSON API, WebSockets)",
@@ -936,6 +1001,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_perft(sub, common)
     _add_show(sub, common)
     _add_check(sub, common)
+    _add_analyze(sub, common)
     _add_serve(sub, common)
     _add_new(sub, common)
     return parser

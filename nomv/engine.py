@@ -127,6 +127,32 @@ def _played(raw: Any) -> tuple[State, str, Any]:
     return state, str(notation), json.loads(move)
 
 
+#: A quick game's line (nomv/lua/host/lab.lua): [end, plies, turns, winner, ranks, first, reason].
+_LAB_ENDS = (None, "won", "drawn", "lost", "cut")
+
+
+def _lab_lines(raw: Any) -> tuple[list[dict[str, Any]], int]:
+    text, done = raw
+    reply = json.loads(text)
+    strings = [None, *reply["strings"]]
+    lines: list[dict[str, Any]] = []
+    for g in reply["games"]:
+        if isinstance(g, list):
+            end, plies, turns, winner, ranks, first, reason = g
+            line: dict[str, Any] = {"end": _LAB_ENDS[end], "plies": plies, "turns": turns}
+            if ranks:
+                line["ranks"] = list(strings[ranks])
+            if winner:
+                line["winner"] = winner
+            if first:
+                line["first"] = strings[first]
+            if reason:
+                line["reason"] = strings[reason]
+            g = line
+        lines.append(g)
+    return lines, int(done)
+
+
 def _plus_one(args: tuple[Any, ...]) -> tuple[Any, ...]:
     state, index = args
     return (state, index + 1)
@@ -177,6 +203,8 @@ PROFILE = Request("profile", _json_dict)
 CHECK_GAMES = Request("check_games", _json_dict)
 CHECK_TRAIL = Request("check_trail", _json_dict)
 PLAY_CHANGED_AT = Request("play_changed_at", _json_dict_or_none, _plus_one)
+LAB_GAMES = Request("lab_games", _lab_lines)     # (one dict per game, how many games that is)
+LAB_RULE_LINES = Request("lab_rule_lines", _json_list)
 
 #: Every request by name (for batches): the one place where arguments are encoded for the wire
 #: and replies decoded.
@@ -184,7 +212,7 @@ CODEC: dict[str, Request[Any]] = {r.name: r for r in (
     CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
     DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, STEPS_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
     SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT, CHECK_GAMES,
-    CHECK_TRAIL, PLAY_CHANGED_AT, PROFILE)}
+    CHECK_TRAIL, PLAY_CHANGED_AT, PROFILE, LAB_GAMES, LAB_RULE_LINES)}
 
 
 @runtime_checkable
@@ -254,6 +282,10 @@ class Engine(Protocol):
                     max_plies: int) -> dict[str, Any]: ...
     def check_trail(self) -> dict[str, Any]: ...
     def play_changed_at(self, state: State, index: int) -> dict[str, Any] | None: ...
+    # -- the designer's lab (nomv/lua/host/lab.lua) --------------------------------------------
+    def lab_games(self, options: dict[str, Any], batch: dict[str, Any], players: int, max_plies: int,
+                  agents: list[dict[str, Any]], notations: bool = False) -> tuple[list[dict[str, Any]], int]: ...
+    def lab_rule_lines(self) -> list[int]: ...
     def close(self) -> None: ...
 
 
@@ -477,6 +509,24 @@ class EngineBase:
         key, via}`` (``via``: the local it went through, ``{name, line}``), or None (a line
         hook: use Lua 5.4)."""
         return self._ask(PLAY_CHANGED_AT, state, index)
+
+    def lab_games(self, options: dict[str, Any], batch: dict[str, Any], players: int, max_plies: int,
+                  agents: list[dict[str, Any]], notations: bool = False) -> tuple[list[dict[str, Any]], int]:
+        """Whole games for the designer's lab (nomv/lab/), each described by a dict: how it
+        ended, its plies, turns and first move; at detail 1 also its repeated positions and the
+        steps and kinds of moves played, at 2 the legal moves counted at each ply; with an MCTS
+        seat, each search's values for every player.  ``batch`` is ``{seeds, detail, seats}``:
+        twelve numbers a game (the setup's seed, then the players'), a detail level a game, and
+        the agent (1-based, in ``agents``) of each seat.  A game that fails is
+        ``{"error": {...}, "plies": n}``.  Returns the dicts and how many games they are (fewer
+        than asked when the reply grew large: ask again for the rest)."""
+        return self._ask(LAB_GAMES, options, batch, players, max_plies, agents, notations)
+
+    def lab_rule_lines(self) -> list[int]:
+        """The script's lines in the functions the rules can run (reachable from setup, moves,
+        steps, play, result, to_move, random_move, view, determinize, evaluate): the lines rule
+        coverage looks at, not the scene's or the text's."""
+        return self._ask(LAB_RULE_LINES)
 
 
 class LuaEngine(EngineBase):

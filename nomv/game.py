@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,10 @@ from . import catalog
 from .engine import Call, Engine, LuaEngine, State
 from .runtime import PREVIOUS
 from .errors import GameOverError, IllegalMoveError, LimitError, OptionError, ScriptError, StaleStateError
+from .languages import is_text, localized
 from .limits import Limits
+from .play.match import MatchView, Result, Seat
+from .play.wording import result_text
 from .scriptlines import Lines
 from .options import OptionSet, OptionSpec, PlayerSpec, suggestion
 from .pool import EnginePool
@@ -84,7 +88,8 @@ class Outcome:
     winner: int | None
     ranks: tuple[int, ...]
     scores: tuple[float, ...] | None = None
-    reason: str | None = None
+    #: Why, in the script's words: a text, or a table of languages (nomv.languages.localized).
+    reason: Any = None
 
     @property
     def draw(self) -> bool:
@@ -103,30 +108,23 @@ class Outcome:
                    tuple(scores) if scores is not None else None, raw.get("reason"))
 
     def describe(self, players: PlayerSpec) -> str:
-        if self.winner is not None:
-            text = f"{players.name(self.winner)} wins"
-        elif self.lost:
-            text = f"{players.name(1)} loses" if len(self.ranks) == 1 else "everyone loses"
-        else:
-            best = [players.name(p + 1) for p, r in enumerate(self.ranks) if r == 1]
-            text = "draw" if len(best) == len(self.ranks) else "draw between " + ", ".join(best)
-        if self.scores is not None:
-            text += " (" + ", ".join(_num(s) for s in self.scores) + ")"
-        if self.reason:
-            text += f": {self.reason}"
-        return text
+        """The result in English, as records keep it: "Black wins (3, 1): reason" (worded by
+        nomv.play.wording, as every face words results)."""
+        seats = tuple(Seat(p, players.name_texts[p - 1] if p <= len(players.name_texts) else None)
+                      for p in range(1, len(self.ranks) + 1))
+        return result_text(MatchView(seats, result=Result(self.ranks, self.scores, self.reason)), "en")
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
+_WORDS = struct.Struct(">6I").unpack_from
+_M1, _M2 = 4294967087 - 1, 4294944443 - 1
 
 
 def seed_words(seed: int) -> list[int]:
-    """The six starting numbers of the portable generator for a seed (any integer)."""
-    digest = hashlib.sha256(f"nomv-seed:{int(seed)}".encode()).digest()
-    words = [int.from_bytes(digest[4 * i:4 * i + 4], "big") for i in range(6)]
-    m1, m2 = 4294967087, 4294944443
-    return [w % (m1 - 1) + 1 for w in words[:3]] + [w % (m2 - 1) + 1 for w in words[3:]]
+    """The six starting numbers of the portable generator for a seed (any integer): the first
+    24 bytes of a SHA-256 of the seed as six big-endian words, each brought into its
+    component's range.  (The lab computes two of these a game: written for speed.)"""
+    a, b, c, d, e, f = _WORDS(hashlib.sha256(b"nomv-seed:%d" % int(seed)).digest())
+    return [a % _M1 + 1, b % _M1 + 1, c % _M1 + 1, d % _M2 + 1, e % _M2 + 1, f % _M2 + 1]
 
 
 @dataclass
@@ -225,7 +223,9 @@ class Game:
             raise ScriptError("the game table needs a name (a string such as name = \"trinim\")", path)
         self.name: str = name
         title, info = d.get("title"), d.get("info")
-        self.title: str = title if isinstance(title, str) else name
+        #: The title as the script gives it: a text, or a table of languages (nomv.languages).
+        self.title_text: Any = title if is_text(title) else name
+        self.title: str = localized(title, "en", name)
         self.info: dict[str, Any] = info if isinstance(info, dict) else {}
         self.players = PlayerSpec.from_script(d.get("players"), path)
         raw_options = d.get("options") or {}

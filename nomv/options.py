@@ -10,10 +10,10 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .errors import OptionError, ScriptError
-from .languages import localized
+from .languages import is_text, localized
 
 TYPES = ("int", "number", "bool", "string", "choice")
 
@@ -41,8 +41,12 @@ class OptionSpec:
     min: float | None = None
     max: float | None = None
     choices: tuple[Any, ...] = ()
-    help: str = ""
+    #: What the option does, for players: a text, or a table of languages (nomv.languages).
+    help: Any = ""
     order: float = 0
+    #: The option's name as players read it (a text or a table of languages), when the script
+    #: gives one; else its name.
+    label: Any = None
 
     @classmethod
     def from_script(cls, name: str, raw: Any, path: str) -> "OptionSpec":
@@ -75,17 +79,22 @@ class OptionSpec:
             default = int(default)
         if kind == "choice" and isinstance(default, float) and default.is_integer():
             default = int(default)
+        for key in ("help", "label"):
+            if raw.get(key) not in (None, "") and not is_text(raw[key]):
+                raise ScriptError(f"options.{name}.{key} must be a text, or a table of languages like "
+                                  f"{{en = \"...\", it = \"...\"}}", path)
         spec = cls(name, kind, default, raw.get("min"), raw.get("max"),
                    tuple(int(c) if isinstance(c, float) and c.is_integer() else c for c in choices),
-                   str(raw.get("help") or ""), float(raw.get("order") or 0))
+                   raw.get("help") or "", float(raw.get("order") or 0), raw.get("label") or None)
         try:
             spec.validate(default)
         except OptionError as exc:
             raise ScriptError(f"options.{name}: the default is not allowed: {exc}", path) from None
         return spec
 
-    def allowed(self) -> str:
-        """The allowed values in words, for messages and help."""
+    def allowed(self, _: Callable[[str], str] = str) -> str:
+        """The allowed values in words, for messages and help; ``_`` translates nomv's words
+        (nomv.play.words.translator): English by default."""
         if self.choices:
             return ", ".join(_show(c) for c in self.choices)
         if self.type == "bool":
@@ -93,9 +102,10 @@ class OptionSpec:
         if self.type in ("int", "number"):
             lo = "-inf" if self.min is None else _show(self.min)
             hi = "inf" if self.max is None else _show(self.max)
-            word = "a whole number" if self.type == "int" else "a number"
-            return f"{word} from {lo} to {hi}"
-        return "any text"
+            if self.type == "int":
+                return _("a whole number from {lo} to {hi}").format(lo=lo, hi=hi)
+            return _("a number from {lo} to {hi}").format(lo=lo, hi=hi)
+        return _("any text")
 
     def parse(self, text: str) -> Any:
         """Converts text (from the command line or a record) to a value and validates it."""

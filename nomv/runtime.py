@@ -30,7 +30,7 @@ LIBRARY = ("rng", "util", "grid", "search")
 #: The parts of host.lua, in nomv/lua/host/.
 HOST_PARTS = ("limits", "json", "errors", "blame", "sandbox", "explain", "library", "loader", "hooks",
               "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks",
-              "profile")
+              "profile", "lab")
 
 #: Runtime names accepted by ``--lua`` and ``NOMV_LUA``, mapped to lupa's modules.
 RUNTIMES = {"jit": "lupa.luajit21", "luajit": "lupa.luajit21", "5.4": "lupa.lua54", "lua54": "lupa.lua54"}

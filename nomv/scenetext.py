@@ -18,6 +18,7 @@ import re
 from typing import Any, Sequence
 
 from .languages import localized
+from .play.drawing import nearest_name
 
 SYMBOLS = "XOABCDEFGHIJKLMNPQRSTUVWYZ"
 _CHESS_ID = re.compile(r"^([A-Za-z]+)(\d+)$")
@@ -47,28 +48,15 @@ def _colour_key(colour: Any) -> str:
     return str(colour or "").strip().lower()
 
 
-#: Plain names for the legend of a piece that belongs to no player (an Amazons arrow, a neutral
-#: stone): "A = brown" reads better than "A = #b5651d".
-_NAMED = {"black": (0, 0, 0), "grey": (128, 128, 128), "white": (255, 255, 255),
-          "red": (200, 30, 30), "orange": (240, 140, 20), "yellow": (240, 220, 40),
-          "brown": (140, 80, 30), "green": (40, 150, 50), "blue": (40, 80, 200),
-          "purple": (130, 50, 160), "pink": (240, 140, 180)}
-
-
 def colour_name(colour: str) -> str:
-    """The plain name nearest to a colour written #rgb or #rrggbb (anything else as written).
+    """The plain name nearest to a colour written #rgb or #rrggbb (anything else as written),
+    for the legend of a piece that belongs to no player (an Amazons arrow, a neutral stone):
+    "A = brown" reads better than "A = #b5651d" (nomv/play/colours.json names the colours).
 
     >>> colour_name("#b5651d"), colour_name("#f4f4f4"), colour_name("red")
     ('brown', 'white', 'red')
     """
-    text = colour.strip().lower()
-    digits = text[1:]
-    if not text.startswith("#") or len(digits) not in (3, 6) or any(c not in "0123456789abcdef" for c in digits):
-        return colour
-    if len(digits) == 3:
-        digits = "".join(c * 2 for c in digits)
-    rgb = tuple(int(digits[k:k + 2], 16) for k in (0, 2, 4))
-    return min(_NAMED, key=lambda name: sum((a - b) ** 2 for a, b in zip(rgb, _NAMED[name])))
+    return nearest_name(colour)
 
 
 def _is_button(item: dict, lang: str, cells_have_digits: bool) -> bool:

@@ -44,7 +44,7 @@ def missing_hooks(hooks: Collection[str]) -> list[str]:
 
 #: The fields of a ``players`` table, and of one option's table.
 PLAYERS_FIELDS: tuple[str, ...] = ("min", "max", "default", "names", "colours", "colors")
-OPTION_FIELDS: tuple[str, ...] = ("default", "min", "max", "choices", "help", "type", "order")
+OPTION_FIELDS: tuple[str, ...] = ("default", "min", "max", "choices", "help", "type", "order", "label")
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from .ai import make_agent, parse_players
+from .autosave import replaced_dir
 from .errors import NomvError
-from .game import Position
-from .gui import i18n
-from .gui.i18n import _
-from .gui.labels import describe_outcome, game_title, player_name
-from .gui.table import replaced_dir
+from .game import Outcome, Position
+from .play import words, wording
+from .play.match import ENDED, RUNNING, MatchView, Result, window_seats
+from .play.words import _, language, localized
 from .record import Record
 from .scenetext import scene_text
 
@@ -50,8 +50,8 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
     either front end resumes it).  ``resume``: an unfinished game found there, offered with
     the ``resume`` command until the first move of this one."""
     import sys
-    if lang is not None or not i18n.configured:
-        i18n.setup(lang)
+    if lang is not None or not words.configured:
+        words.setup(lang)
     out = out or sys.stdout
     read = read or input
     rng = rng or random.Random(pos.seed)
@@ -60,8 +60,14 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
     def say(*parts: object) -> None:
         print(*parts, file=out, flush=True)
 
+    def match(outcome: Outcome | None = None, player: int | None = None) -> MatchView:
+        """The game as the person at the keyboard sees it (nomv.play.match), for the wording."""
+        seats = window_seats(game.players.name_texts, seats_now[0], game.players.colours)
+        result = None if outcome is None else Result(outcome.ranks, outcome.scores, outcome.reason)
+        return MatchView(seats, ENDED if result else RUNNING, player, result, ply=pos.ply)
+
     def name(p: int) -> str:
-        return player_name(game, p)
+        return wording.role(match().seat(p), language())
 
     def picture(player: int | None) -> str:
         """The position as text: the game's own text() with the scene's status under it, or a
@@ -73,14 +79,14 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
             scene = {}
             say(_("The script failed: {error}").format(error=exc))
         if "text" in game.hooks:
-            status = i18n.localized(scene.get("status"))
+            status = localized(scene.get("status"))
             try:
                 return pos.text(player) + ("\n" + status if status else "")
             except NomvError as exc:
                 say(_("The script failed: {error}").format(error=exc))
-        seats = [(game.players.name(p, i18n.language), game.players.colours[p - 1])
+        seats = [(game.players.name(p, language()), game.players.colours[p - 1])
                  for p in range(1, min(pos.players, len(game.players.colours)) + 1)]
-        return scene_text(scene, i18n.language, seats) or (pos.text(player) if "text" not in game.hooks else "")
+        return scene_text(scene, language(), seats) or (pos.text(player) if "text" not in game.hooks else "")
 
     def save_autosave() -> None:
         nonlocal resume
@@ -98,8 +104,11 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
         except (OSError, NomvError) as exc:
             say(_("Autosave failed: {error}").format(error=exc))
 
-    seated = ", ".join(f"{name(p + 1)} ({s})" for p, s in enumerate(seats))
-    say(_("{title}: {players}. Type 'help' for commands.").format(title=game_title(game), players=seated))
+    seats_now = [seats]   # (the seats may change with 'resume': match() reads them here)
+    seated = "; ".join(f"{name(p + 1)}: {wording.player_label(match().seat(p + 1), language())}"
+                       for p in range(len(seats)))
+    say(_("{title}: {players}. Type 'help' for commands.").format(title=localized(game.title_text, game.name),
+                                                                 players=seated))
     if resume is not None:
         say(_("An unfinished game of {game} ({moves}) was autosaved.").format(
             game=resume.game, moves=len(resume.moves)) + " " + _("Type 'resume' to go on with it."))
@@ -125,6 +134,9 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 # Hidden information (Knownads' targets): show what the person at the keyboard
                 # may see; everything once the game is over.
                 say(picture(viewer if hidden and outcome is None and viewer else None))
+                line = wording.turn_line(match(outcome, player), language()).text
+                if outcome is None and line:
+                    say(line)
                 shown = (pos.ply, viewer)
         except NomvError as exc:
             # A script error (or a time limit) in result, to_move or text: the game stays;
@@ -135,7 +147,7 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 say(_("The script failed: {error}").format(error=exc))
                 say(_("The game is kept: type 'undo', 'save FILE' or 'quit'."))
         if outcome is not None:
-            say("\n" + _("Game over: {result}").format(result=describe_outcome(game, outcome)))
+            say("\n" + _("Game over: {result}").format(result=wording.result_text(match(outcome), language())))
             return 0
         if player is not None and seats[player - 1] != "human" and failed != pos.ply:
             try:
@@ -174,12 +186,14 @@ def play_text(pos: Position, seats: list[str], read: Callable[[str], str] | None
                 pos = record.replay(runtime=game.runtime, where="the autosave", limits=game.limits)
                 game = pos.game
                 seats = parse_seats(",".join(record.players or []) or None, pos.players)
+                seats_now[0] = seats
                 humans = [p for p in range(1, pos.players + 1) if seats[p - 1] == "human"]
                 hidden = "view" in game.hooks
                 viewer = humans[0] if humans else None
                 agents, resume, shown, failed, broken = {}, None, -1, -1, -1
                 saved = list(pos.history_notation)
-                say(_("Resumed: {title}, {moves}.").format(title=game_title(game), moves=len(pos.history_notation)))
+                say(_("Resumed: {title}, {moves}.").format(title=localized(game.title_text, game.name),
+                                                          moves=wording.count_moves(pos.ply, language())))
             elif word == "moves":
                 say(" ".join(pos.notations()))
             elif word == "undo":

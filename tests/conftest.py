@@ -57,6 +57,19 @@ def script(tmp_path):
     return lambda body, name="game.lua": write_script(tmp_path, body, name)
 
 
+def node_test(name: str, what: str) -> None:
+    """Runs tests/js/<name> with node's test runner (the browser's JavaScript against the cases
+    the Python passes too); fails, naming ``what`` cannot be tested, when node is missing."""
+    import shutil
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail(f"node is not installed: {what} cannot be tested (apt-get install nodejs)")
+    test = Path(__file__).parent / "js" / name
+    run = subprocess.run([node, "--test", str(test)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
 # A minimal valid game, for tests that need one to change.
 MINIMAL = """
 local g = nomv.grid.square(3, 1)

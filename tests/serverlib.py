@@ -85,6 +85,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
+        self.stop(kill=True)        # (not left running behind the failed test)
         raise RuntimeError(f"nomv serve did not answer:\n{self.output()}")
 
     def output(self) -> str:

@@ -135,7 +135,15 @@ def test_two_people_play_a_whole_trinim_match_by_clicks(browser, server):
     assert final["status"] == "ended"
     for p in (alice, bob):
         p.page.wait_for_selector("#board[data-outcome]")
-        assert "The match is over" in p.page.inner_text(".status")
+        # the one line names the winner by person (nomv.play.wording), the winner as "you"
+        line = p.page.inner_text("[data-turn=result]")
+        winner = final["outcome"]["winner"]
+        if winner is None:
+            assert line.startswith(("Draw", "Player 1 (")), line
+        elif p.api.name == final["seats"][winner - 1]["user"]:
+            assert line.startswith(f"You win (Player {winner})"), line
+        else:
+            assert line.startswith(f"Player {winner} ({final['seats'][winner - 1]['user']}) wins"), line
     alice.close()
     bob.close()
 
@@ -277,7 +285,8 @@ def test_resign_ends_the_match_for_both(browser, server):
     alice.page.click("[data-action=resign]")
     bob.page.wait_for_selector("#board[data-outcome]", timeout=3000)
     assert bob.api.match(match_id)["outcome"]["winner"] == 2
-    assert "The match is over" in bob.page.inner_text(".status")
+    # one line says it, by person; the running game's status line no longer shows
+    assert bob.page.inner_text(".status").strip() == f"You win (Player 2): Player 1 ({alice.api.name}) resigned"
     alice.close()
     bob.close()
 

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 import nomv
+from nomv.languages import localized
 from nomv.game import seed_words
 
 
@@ -88,7 +89,7 @@ def test_connect4_vertical_and_diagonal_wins(c4):
     pos = play_all(c4.start(), "a b a b a b")
     assert pos.outcome() is None
     pos.play("a")
-    assert pos.outcome().winner == 1 and pos.outcome().reason == "four in a row"
+    assert pos.outcome().winner == 1 and localized(pos.outcome().reason) == "four in a row"
     # Yellow builds the rising diagonal b1 c2 d3 e4 (Red's discs hold it up).
     pos = play_all(c4.start(), "a b c c d d e d e e g")
     assert pos.outcome() is None
@@ -109,7 +110,7 @@ def test_connect4_full_column_and_draw(c4):
     order = "a b a b a b b a b a b a c d c d c d d c d c d c e f e f e f f e f e f e g g g g g g"
     play_all(pos, order)
     assert pos.ply == 42
-    assert pos.outcome().draw and pos.outcome().reason == "the board is full"
+    assert pos.outcome().draw and localized(pos.outcome().reason) == "the board is full"
 
 
 def test_connect4_notation(c4):
@@ -167,7 +168,7 @@ def test_hex_white_connects_west_to_east_through_a_merge(hexg):
     assert pos.outcome() is None
     pos.play("a5")
     pos.play("c3")
-    assert pos.outcome().winner == 2 and pos.outcome().reason == "west joined to east"
+    assert pos.outcome().winner == 2 and localized(pos.outcome().reason) == "west joined to east"
 
 
 def test_hex_neighbours_are_openspiels(hexg):
@@ -240,7 +241,7 @@ def test_breakthrough_reaching_the_far_rank_wins(bt):
     assert pos.outcome() is None
     pos.play("b7a8*")
     out = pos.outcome()
-    assert out.winner == 2 and out.reason == "reached rank 8"
+    assert out.winner == 2 and localized(out.reason) == "reached rank 8"
 
 
 def test_breakthrough_notation_forms(bt):

@@ -250,4 +250,4 @@ return {
     assert main(["play", str(script), "--players", "human,mcts:30it:depth=1", "--text"]) == 0
     out = capsys.readouterr().out
     assert "The computer player (mcts:30it:depth=1) failed" in out and "evaluate must return" in out
-    assert "Game over: Player 1 wins" in out       # the person played the computer's moves
+    assert "Game over: You win (Player 1)" in out       # the person played the computer's moves

@@ -16,7 +16,7 @@ from nomv.cli import main
 @pytest.fixture(autouse=True)
 def _english_after():
     yield
-    from nomv.gui import i18n
+    from nomv.play import words as i18n
     i18n.setup("en")
 
 

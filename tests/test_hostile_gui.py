@@ -16,7 +16,7 @@ import pytest
 
 import nomv
 from nomv import catalog
-from nomv.gui import i18n
+from nomv.play import words as i18n
 from nomv.gui.app import App
 from test_gui import click, post_click, press
 from test_hostile import CORPUS, LIMITS, expectation, limits_for

@@ -3,12 +3,10 @@ Python MoveInput here, the browser's JavaScript copy through node's test runner.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
+from conftest import node_test
 from moveinput_cases import CASES, run_case
 from nomv.game import Move
 from nomv.moveinput import MoveInput
@@ -36,9 +34,4 @@ def test_the_recorded_cases_cover_every_kind_of_click():
 
 
 def test_javascript_moveinput_follows_the_same_cases():
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not installed: the browser's MoveInput cannot be tested (apt-get install nodejs)")
-    test = Path(__file__).parent / "js" / "moveinput.test.mjs"
-    run = subprocess.run([node, "--test", str(test)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
+    node_test("moveinput.test.mjs", "the browser's MoveInput")

@@ -397,7 +397,7 @@ def test_t3_a_straddling_window_wins(nonads):
     pos.play("0,0/0")
     pos.play(f"1,0/{rb}")
     out = pos.outcome()
-    assert out.winner == 2 and "made their target" in out.reason
+    assert out.winner == 2 and "made their target" in localized(out.reason)
     # The window is a straddling one: offset 1 or 2 cells into the first tile.
     assert [c for c, t in all_windows(layout_of(pos.state())) if t == shown[1]][0][0] in (1, 2)
 
@@ -501,7 +501,7 @@ def test_t9_tiebreak_limit(nonads):
     quiet = [n for n in pos.notations() if not model_play(model, n)["over"]]
     pos.play(quiet[0])
     out = pos.outcome()
-    assert out is not None and out.draw and "1 tiebreaker moves" in out.reason
+    assert out is not None and out.draw and "1 tiebreaker moves" in localized(out.reason)
 
 
 def test_t9_third_repetition_is_a_draw(nonads):
@@ -524,7 +524,7 @@ def test_t9_third_repetition_is_a_draw(nonads):
         assert pos.outcome() is None
     pos.play(cycle[3])                      # the start of the tiebreaker, for the third time
     out = pos.outcome()
-    assert out.draw and "three times" in out.reason
+    assert out.draw and "three times" in localized(out.reason)
 
 
 def test_t10_symmetric_target_counts_once(nonads):
@@ -564,7 +564,7 @@ def test_advanced_two_players_making_the_opponents_target(nonads):
         pos.play(f"1,0/{rb}")
     assert basic.outcome() is None
     out = adv.outcome()
-    assert out.winner == 1 and "Player 2 made Player 1's target" in out.reason
+    assert out.winner == 1 and "Player 2 made Player 1's target" in localized(out.reason)
     # Making both your own and another's target still loses.
     both = nonads.start(options=explicit([shown[0], shown[1]], [a, b], spare[:3]), variant="advanced")
     both.play("0,0/0")

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 import nomv
+from nomv.play.drawing import drawing
 from serverlib import Api, Collector, Described, Server, challenge, name, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
@@ -90,14 +91,13 @@ def test_two_accounts_play_a_whole_trinim_match_and_its_record_opens_on_the_desk
 def local_views(pos: nomv.Position) -> dict:
     """What each player, and a spectator, may know of a position (computed here, from the
     record the server gives at the end)."""
-    from nomv.server.engines import with_layout   # (the server adds which items stand beside the board)
-    out = {p: {"view": pos.view(p), "scene": with_layout(pos.scene(p))} for p in range(1, pos.players + 1)}
+    out = {p: {"view": pos.view(p), "scene": pos.scene(p)} for p in range(1, pos.players + 1)}
 
     def spectator(engine, state):
         view = engine.view(state, 0)
         data = engine.dump(view)
         data.pop("_rng", None)
-        return {"view": data, "scene": with_layout(engine.scene(view))}
+        return {"view": data, "scene": engine.scene(view)}
     out["spectator"] = pos.with_state(spectator)
     return out
 
@@ -137,8 +137,7 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
     for text in record.moves:
         expected.append(local_views(pos))
         pos.play(text)
-    from nomv.server.engines import with_layout
-    whole = {"view": pos.state(), "scene": with_layout(pos.scene())}
+    whole = {"view": pos.state(), "scene": pos.scene()}
     targets = pos.state()["targets"]
 
     seat_of = {"alice": 1, "bob": 2, "watcher": "spectator", "anonymous": "spectator"}
@@ -153,6 +152,10 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
             want = expected[ply][seat_of[who]]
             assert answer["view"] == want["view"], (who, ply)
             assert answer["scene"] == want["scene"], (who, ply)
+            # the drawing is made of that scene and the one before, as this viewer saw both
+            before = expected[ply - 1][seat_of[who]]["scene"] if ply > 0 else None
+            made = drawing(want["scene"], before, record.steps[ply - 1] if ply > 0 else ())
+            assert answer["drawing"] == json.loads(json.dumps(made.to_json())), (who, ply)
             assert "seed" not in answer
             # ...and concretely: only one's own target, the deck unknown.
             shown = answer["view"]["targets"]

@@ -487,6 +487,10 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         alice.ok("POST", f"/api/matches/{match_id}/moves", {"ply": 0, "move": "b2"})
         return match_id
 
+    def against_computer() -> int:
+        """A tic-tac-toe match of alice (seat 1, to move) against a computer player."""
+        return alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "random"]}, 201)["id"]
+
     def invite() -> str:
         created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "open"]}, 201)
         return created["invite"].rsplit("/", 1)[1]
@@ -528,6 +532,8 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("GET", lambda: f"/api/users/{bob.name}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games/tictactoe", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
+        ("GET", "/api/games?lang=it", None, {ANON: 200, PLAYER: 200, OTHER: 200}),   # worded in Italian
+        ("GET", "/api/words/it", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games/tictactoe/standings", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", "/api/games/tictactoe/preview", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
         ("GET", f"/api/scripts/{tictactoe_sha}", None, {ANON: 200, PLAYER: 200, OTHER: 200}),
@@ -546,6 +552,8 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("POST", lambda: f"/api/matches/{fresh()}/resign", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/draw", {"action": "offer"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/takeback", {"action": "ask"}, {ANON: 401, OTHER: 403, PLAYER: 409}),
+        # a computer player without an estimate declines: the answer's message says why
+        ("POST", lambda: f"/api/matches/{against_computer()}/draw?lang=it", {"action": "offer"}, {PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/accept", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/decline", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/cancel", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
@@ -585,8 +593,8 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
 def _shape(path: str) -> str:
     """A route's shape, its parameters blanked: /api/matches/7/moves -> /api/matches/{}/moves."""
     import re
-    path = re.sub(r"\{[^}]+\}", "{}", path)
-    path = re.sub(r"/api/(matches|invites|scripts|users)/[^/{]+", r"/api/\1/{}", path)
+    path = re.sub(r"\{[^}]+\}", "{}", path.split("?")[0])
+    path = re.sub(r"/api/(matches|invites|scripts|users|words)/[^/{]+", r"/api/\1/{}", path)
     path = re.sub(r"/api/games/[^/{]+", "/api/games/{}", path)
     return re.sub(r"/\d+(?=/|$)", "/{}", path)
 

@@ -21,8 +21,9 @@ import pygame
 import pytest
 
 import nomv
-from nomv import boardmarks
-from nomv.gui import dialogs, i18n, theme
+from nomv.play import marks as boardmarks
+from nomv.gui import dialogs, theme
+from nomv.play import words as i18n
 from nomv.gui.app import App
 from nomv.gui.table import pending_autosave, replaced_dir
 from test_gui import click, key, post_click, press
@@ -158,7 +159,7 @@ def test_panel_texts_never_overlap_at_any_size(make_app, lang):
 def test_the_seat_label_and_the_computers_estimate_fit_at_760px(make_app):
     pos = nomv.Game.load("trinim").start(options={"layout": LAYOUT}, seed=1)
     app = make_app(pos, ["human", "mcts:1s"], size=(760, 560))
-    app.table.notes[2] = "expects 100%"      # what the computer says after a move (shown below)
+    app.table.values[2] = 1.0                # what the computer says after a move: "expects 100%"
     app.step()
     assert overlaps(app) == []
     assert any(t.startswith("computer (medium") for t in drawn_texts(app))
@@ -180,7 +181,7 @@ def contrasting_run(surface, rect, fill):
 
 
 def test_highlights_show_on_nibbles_yellow_and_orange_blocks(make_app):
-    from nomv.gui.view import colour
+    from nomv.play.drawing import colour
     for seed in range(40):
         pos = nomv.Game.load("nibble").start(seed=seed)
         fills = {i["id"]: colour(i.get("fill")) for i in pos.scene()["items"] if i.get("id")}
@@ -202,9 +203,12 @@ def test_highlights_show_on_nibbles_yellow_and_orange_blocks(make_app):
 
 def tinted(app, sid):
     """Whether the place of sid is drawn differently from an unmarked drawing of the scene."""
+    from nomv.gui.view import SceneView
+    from nomv.play.drawing import drawing
     view = app.view
-    plain = view.base(theme.BACKGROUND, False, ())
-    marked = view.base(theme.BACKGROUND, False, app.table.marks())
+    unmarked = SceneView(view.scene, view.rect, drawing=drawing(view.scene), coordinates=False)
+    plain = unmarked.base(theme.BACKGROUND)
+    marked = view.base(theme.BACKGROUND)
     box = view.box_px(sid).move(-view.rect.x, -view.rect.y)
     return any(plain.get_at((x, box.centery)) != marked.get_at((x, box.centery))
                for x in range(box.left + 1, box.right - 1))
@@ -218,7 +222,7 @@ def test_the_computers_move_is_marked_where_it_took(make_app):
     click(app, "C3")
     app.wait_for_computer(timeout=60)
     assert pos.ply == 2
-    marked = {m.id for m in app.table.marks()}
+    marked = {m["id"] for m in app.table.marks()}
     reply = pos.history[-1]
     assert set(reply.steps) <= marked
     for sid in marked:
@@ -230,7 +234,7 @@ def test_a_line_take_marks_the_cells_between_its_ends(make_app):
     app = make_app(pos)
     click(app, "D2")
     click(app, "D4")
-    kinds = {m.id: m.kind for m in app.table.marks()}
+    kinds = {m["id"]: m["kind"] for m in app.table.marks()}
     assert kinds == {"D2": "step", "D4": "step", "D3": "vacated"}
 
 
@@ -388,7 +392,18 @@ def test_save_over_a_file_asks_for_a_second_save(make_app, tmp_path):
 @pytest.mark.parametrize("size", [(1100, 720), (760, 560), (1600, 1000)])
 def test_the_board_fills_its_space_and_stays_centred(make_app, size):
     app = make_app(nomv.Game.load("nibble").start(seed=1), size=size)
-    view, area = app.view, app.painter.hits.board
+    area = app.painter.hits.board
+    # with the coordinates, every shape and every letter stays in the board's area
+    view = app.view
+    assert view.edge
+    reach = view.drawing.edge_reach
+    inside = [view.to_px(*s.bbox()[0:2]) for s in view.shapes] + [view.to_px(*s.bbox()[2:4]) for s in view.shapes] + \
+        [view.to_px(e.x - reach, e.y - reach) for e in view.edge] + [view.to_px(e.x + reach, e.y + reach) for e in view.edge]
+    assert all(area.left <= x <= area.right and area.top <= y <= area.bottom for x, y in inside)
+    # without them, the board fills its area, centred
+    app.coordinates = False
+    app.step()
+    view = app.view
     xs = [view.to_px(*s.bbox()[0:2])[0] for s in view.shapes] + [view.to_px(*s.bbox()[2:4])[0] for s in view.shapes]
     ys = [view.to_px(*s.bbox()[0:2])[1] for s in view.shapes] + [view.to_px(*s.bbox()[2:4])[1] for s in view.shapes]
     left, right = min(xs) - area.left, area.right - max(xs)
@@ -474,14 +489,19 @@ def test_the_scripts_own_texts_in_italian(make_app, passing):
 
 
 @pytest.mark.parametrize("name, player, status", [
-    ("trinim", "Giocatore 1", "Tocca al giocatore 1"), ("3verse", "X", "Tocca a X"),
-    ("nipple", "Nero", "Tocca a Nero"), ("nonads", "Giocatore 1", "Tocca al giocatore 1: posa la tessera"),
-    ("nibble", "Giocatore 1", "Tocca al giocatore 1")])
+    ("trinim", "Giocatore 1", None), ("3verse", "X", None), ("nipple", "Nero", "Il Nipple non può muoversi"),
+    ("nonads", "Giocatore 1", "Tocca al giocatore 1: posa la tessera"), ("nibble", "Giocatore 1", None),
+    ("connect4", "Rosso", None), ("breakthrough", "Nero", None), ("hex", "Nero", None)])
 def test_the_bundled_games_speak_italian(make_app, name, player, status):
     i18n.setup("it")
-    app = make_app(nomv.Game.load(name).start(seed=1), ["human", "mcts:1s"])
+    game = nomv.Game.load(name)
+    app = make_app(game.start(seed=1), ["human", "mcts:1s"])
     texts = drawn_texts(app)
-    assert player in texts and any(t.startswith(status) for t in texts), texts
+    # nomv's line says whose turn it is, by role; the script's status says what else there is
+    assert player in texts and f"Tocca a te ({player})" in texts, texts
+    assert status is None or any(t.startswith(status) for t in texts), texts
+    rules = i18n.localized(game.info["rules"])
+    assert rules != game.info["rules"]["en"] and i18n.localized(game.title_text)
 
 
 def test_terminal_play_speaks_italian_with_the_scripts_texts(passing):
@@ -491,7 +511,8 @@ def test_terminal_play_speaks_italian_with_the_scripts_texts(passing):
     answers = iter(["help", "quit"])
     play_text(passing.start(seed=1), ["human", "random"], read=lambda prompt: next(answers), out=out, lang="it")
     text = out.getvalue()
-    assert "Passo: Nero (human), Bianco (random)" in text and "Tocca al nero" in text
+    assert "Passo: Nero: umano; Bianco: computer (a caso)" in text and "Tocca al nero" in text
+    assert "Tocca a te (Nero)" in text          # the line every face reads (nomv.play.wording)
     assert "elenca le mosse legali" in text
 
 
@@ -507,7 +528,7 @@ def test_the_move_list_shows_an_earlier_position(make_app):
     earlier = nomv.Game.load("trinim").start(options={"layout": LAYOUT}, seed=1)
     earlier.play("C3")
     assert app.view.scene == earlier.scene()
-    assert {m.id for m in app.table.marks()} == {"C3"}
+    assert {m["id"] for m in app.table.marks()} == {"C3"}
     click(app, "B4")                               # no move while looking back
     assert pos.ply == 3
     key(app, pygame.K_RIGHT)
@@ -518,9 +539,8 @@ def test_the_move_list_shows_an_earlier_position(make_app):
 
 def test_coordinates_go_around_the_edge(make_app):
     app = make_app(nomv.Game.load("nibble").start(seed=1))
-    key(app, pygame.K_c)
     view = app.view
-    assert view.edge, "Nibble's square board takes letters and numbers around it"
+    assert view.edge, "Nibble's square board takes letters and numbers around it (shown from the start)"
     cells = [view.place[s] for s in view.place]
     x0 = min(s.bbox()[0] for s in cells)
     y1 = max(s.bbox()[3] for s in cells)
@@ -528,10 +548,15 @@ def test_coordinates_go_around_the_edge(make_app):
     assert all(e.y > y1 or e.x < x0 for e in view.edge)
     left_of = [e for e in view.edge if e.x < x0]
     assert len(left_of) == 9
-    # a board without letters and numbers keeps the ids on its cells
+    key(app, pygame.K_c)                           # C hides them, and shows them again
+    assert not app.view.edge and not app.coordinates
+    key(app, pygame.K_c)
+    assert app.view.edge and app.coordinates
+    # a board without letters and numbers shows nothing at first, and its ids on its cells on request
     app2 = make_app(nomv.Game.load("connect4").start(seed=1))
+    assert not app2.view.around and not app2.coordinates
     key(app2, pygame.K_c)
-    assert not app2.view.edge
+    assert not app2.view.edge and {e["draw"] for e in app2.view.around} == {"cell-id"}
 
 
 def test_a_pass_move_without_a_scene_item_gets_a_button(make_app, passing):
@@ -554,9 +579,9 @@ def test_resigning_ends_the_game_and_it_is_not_offered_again(make_app, tmp_path)
     app.wait_for_computer(timeout=60)
     press(app, "resign")
     assert app.table.over() and app.table.outcome().winner == 2
-    assert app.hint()[0] == "O wins: X resigned"
-    saved = json.loads(app.table.autosave.read_text())
-    assert saved["result"] == "O wins: X resigned" and pending_autosave(app.table.autosave) is None
+    assert app.hint()[0] == "O (computer) wins: you resigned"
+    saved = json.loads(app.table.autosave.read_text())   # a record says nobody's "you"
+    assert saved["result"] == "O (computer) wins: X resigned" and pending_autosave(app.table.autosave) is None
     assert not any(b.key == "resign" for b in app.buttons)
     press(app, "undo")                              # takes the resignation back
     assert not app.table.over() and pos.ply == 2

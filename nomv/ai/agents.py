@@ -21,11 +21,10 @@ from typing import Any
 from ..errors import GameOverError, NomvError
 from ..game import Move, Position, seed_words
 from ..options import suggestion
+from ..play.policy import LEVELS  # noqa: F401  (nomv.ai's names for the computer players offered)
 
 KINDS = ("human", "random", "mcts")
 
-#: The computer players a window offers, weakest first: (spec, level name).
-LEVELS = (("mcts:0.3s", "easy"), ("mcts:1s", "medium"), ("mcts:3s", "hard"), ("random", "random"))
 #: Who plays a seat that nobody named.
 DEFAULT_COMPUTER = "mcts:1s"
 

@@ -218,6 +218,7 @@ class Report:
         n_err, n_warn = len(self.errors), len(self.warnings)
         lines.append(f"checked {_plural(len(self.scripts), 'script')}: "
                      f"{_plural(n_err, 'error')}, {_plural(n_warn, 'warning')}")
+        lines.append("is the game any good (balance, length, choices, skill)? nomv analyze GAME")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:

@@ -6,9 +6,11 @@ import re
 from typing import Any
 
 from ..languages import is_text
+from ..play.drawing import NAMED
 
-COLOUR_NAMES = ("black", "white", "red", "green", "blue", "yellow", "orange", "purple", "grey",
-                "gray", "brown")
+#: The colour names a scene may use (nomv/play/colours.json, which the window and the browser
+#: draw with; "none" and "transparent" are no colour).
+COLOUR_NAMES = tuple(NAMED)
 SHAPES = {"polygon": ("points",), "line": ("points",), "circle": ("x", "y", "r"),
           "rect": ("x", "y", "w", "h"), "text": ("x", "y", "text")}
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")

@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygame
 
 from ..game import Game, Position
+from ..play import words, wording
+from ..play.words import _, language, localized
 from ..record import Record
-from . import i18n
-from .i18n import _
-from .labels import count_moves, game_title
 from .painter import Painter, Ui
 from .table import Table, autosave_path, pending_autosave  # noqa: F401  (the window's API)
 
@@ -32,8 +31,8 @@ class App:
     def __init__(self, pos: Position, seats: list[str] | None = None, size=(1100, 720),
                  autosave: Any = "auto", watch: bool = True, viewer: int | None = None,
                  ai_delay: float = 0.35, resume: Record | None = None, lang: str | None = None):
-        if lang is not None or not i18n.configured:
-            i18n.setup(lang)
+        if lang is not None or not words.configured:
+            words.setup(lang)
         pygame.display.init()
         pygame.font.init()
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -80,7 +79,8 @@ class App:
 
     @property
     def seat_notes(self) -> dict[int, str]:
-        return self.table.notes
+        """What each computer seat says it expects, in words."""
+        return {p: wording.expects(v, language()) for p, v in self.table.values.items()}
 
     @property
     def thinking(self) -> bool:
@@ -108,11 +108,16 @@ class App:
 
     @property
     def coordinates(self) -> bool:
-        return self.ui.coordinates
+        """Whether the board shows coordinates."""
+        return self.painter.coordinates_shown(self.table, self.ui)
 
     @coordinates.setter
-    def coordinates(self, on: bool) -> None:
+    def coordinates(self, on: bool | None) -> None:
         self.ui.coordinates = on
+
+    def toggle_coordinates(self) -> None:
+        """Shows the coordinates if they are hidden, else hides them."""
+        self.ui.coordinates = not self.coordinates
 
     def hint(self) -> tuple[str, bool]:
         """The line under the board: (text, is a warning)."""
@@ -132,7 +137,7 @@ class App:
         return self.painter.ink.text(surf, text, pos, size, bold, INK if col is None else col, align, width)
 
     def _set_caption(self) -> None:
-        caption = f"nomv: {game_title(self.table.game)}"
+        caption = f"nomv: {localized(self.table.game.title_text, self.table.game.name)}"
         if caption != self._caption:
             pygame.display.set_caption(caption)
             self._caption = caption
@@ -150,7 +155,7 @@ class App:
         self.dialog = ConfirmDialog(
             self, _("Replace the game in progress?"),
             _("The game of {game} in progress ({moves}) will be kept: Open lists it under “Replaced games”.").format(
-                game=game_title(table.game), moves=count_moves(table.pos.ply)),
+                game=localized(table.game.title_text, table.game.name), moves=wording.count_moves(table.pos.ply, language())),
             _("Replace it"), action)
 
     def restart(self) -> None:
@@ -261,7 +266,7 @@ class App:
         elif event.key == pygame.K_RIGHT and table.browse is not None:
             table.look_step(+1)
         elif event.key == pygame.K_c and not ctrl:
-            self.ui.coordinates = not self.ui.coordinates
+            self.toggle_coordinates()
 
     def _take_over(self) -> None:
         self.table.viewer = self.table.handover
@@ -320,7 +325,7 @@ class App:
         elif key == "restart":
             self.restart()
         elif key == "coords":
-            self.ui.coordinates = not self.ui.coordinates
+            self.toggle_coordinates()
         elif key == "resign":
             table.resign()
         elif key == "draw":

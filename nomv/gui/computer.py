@@ -15,7 +15,6 @@ from typing import Any
 
 from ..ai import Agent, make_agent
 from ..game import Game, Position
-from .i18n import _
 
 
 @dataclass(frozen=True)
@@ -27,13 +26,6 @@ class Choice:
     steps: tuple[str, ...] | None
     error: str | None = None
     value: float | None = None
-
-    @property
-    def note(self) -> str | None:
-        """The estimate in words, for the seat's row: "expects 78%"."""
-        if self.value is None:
-            return None
-        return _("expects {percent}%").format(percent=round(100 * self.value))
 
 
 class Computer:

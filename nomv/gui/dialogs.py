@@ -17,10 +17,11 @@ from ..ai import DEFAULT_COMPUTER
 from ..errors import NomvError
 from ..game import Game
 from ..options import OptionSpec
+from ..play import wording
+from ..play.match import window_seats
+from ..play.words import _, language, localized
 from . import theme
-from .i18n import _, localized
-from .labels import game_title, next_seat_kind, player_name, seat_label
-from .table import data_dir, replaced_dir
+from .table import data_dir, next_seat_kind, replaced_dir
 from .theme import BUTTON, BUTTON_HOVER, FOCUS, INK, MUTED, font, wrap
 
 #: The folder the last save or open used (this session): the next dialog starts there.
@@ -490,7 +491,7 @@ class NewGameDialog(_Dialog):
             self.draw_message(surf, box, box.bottom - 110)
             self.button(surf, pygame.Rect(box.right - 130, box.bottom - 46, 110, 32), _("Cancel"), "cancel")
             return
-        app.text(surf, game_title(g), (x, y), 17, True, width=box.right - 20 - x)
+        app.text(surf, localized(g.title_text, g.name), (x, y), 17, True, width=box.right - 20 - x)
         y += 30
         if g.variants:
             app.text(surf, _("Variant"), (x, y + 5), 15)
@@ -504,23 +505,23 @@ class NewGameDialog(_Dialog):
         for spec in g.options.ordered():
             if y > box.bottom - 170:
                 break
-            label = _("players") if spec.name == "players" else spec.name
+            label = wording.option_label(spec, language())
             text, size = theme.fit(label, 114, 15, False, 11)
             app.text(surf, text, (x, y + 5 + (15 - size) // 2), size)
             vx = x + 120
             value = self.value(spec)
             if spec.choices or spec.type == "bool":
                 self.button(surf, pygame.Rect(vx, y, 160, 26), _show(value), ("cycle", spec.name), False, 14)
-                hint = spec.allowed()
+                hint = wording.option_allowed(spec, language())
             elif spec.type == "int":
                 self.button(surf, pygame.Rect(vx, y, 30, 26), "−", ("dec", spec.name), False, 16)
                 app.text(surf, _show(value), (vx + 65, y + 4), 15, True, INK, "centre")
                 self.button(surf, pygame.Rect(vx + 100, y, 30, 26), "+", ("inc", spec.name), False, 16)
-                hint = spec.allowed()
+                hint = wording.option_allowed(spec, language())
             else:
                 self.field(surf, pygame.Rect(vx, y, 240, 26), f"opt:{spec.name}")
                 hint = ""
-            help_text = localized(spec.help) or hint
+            help_text = wording.option_help(spec, language()) if spec.help or spec.name == "players" else hint
             if help_text:
                 hx = vx + (250 if spec.type in ("string", "number") and not spec.choices else 170)
                 room = box.right - 20 - hx
@@ -534,10 +535,12 @@ class NewGameDialog(_Dialog):
         y += 24
         n = self.players()
         self.seats = (self.seats + [DEFAULT_COMPUTER] * n)[:n]
-        for p in range(1, n + 1):
-            name = player_name(g, p)
-            app.text(surf, name, (x, y + 4), 15, width=115)
-            self.button(surf, pygame.Rect(x + 120, y, 200, 24), seat_label(self.seats[p - 1]), ("seat", p), False, 14)
+        seats = window_seats(g.players.name_texts, self.seats, g.players.colours)
+        for seat in seats:
+            p = seat.number
+            app.text(surf, wording.role(seat, language()), (x, y + 4), 15, width=115)
+            self.button(surf, pygame.Rect(x + 120, y, 200, 24), wording.player_label(seat, language()), ("seat", p),
+                        False, 14)
             y += 28
         app.text(surf, _("Seed (empty: random)"), (x, y + 6), 15, width=165)
         self.field(surf, pygame.Rect(x + 170, y, 150, 28), "seed")
@@ -626,7 +629,7 @@ class RulesDialog(_Dialog):
         self.hits = []
         box = self.frame(surf, 640, 460)
         game = self.app.game
-        self.app.text(surf, game_title(game), (box.x + 20, box.y + 16), 22, True, width=box.w - 40)
+        self.app.text(surf, localized(game.title_text, game.name), (box.x + 20, box.y + 16), 22, True, width=box.w - 40)
         info = game.info if isinstance(game.info, dict) else {}
         y = box.y + 52
         for label, key in ((_("Author:"), "author"), (_("Source:"), "source")):

@@ -15,14 +15,14 @@ from typing import Any
 
 import pygame
 
-from ..boardmarks import edge_coordinates
 from ..errors import NomvError
+from ..play import wording
+from ..play.drawing import colour, coordinates as shown_coordinates
+from ..play.words import _, language, localized
 from . import theme
-from .i18n import _
-from .labels import count_moves, game_title, player_name, seat_label
 from .table import INFO, WARN, Table
 from .theme import Ink, font
-from .view import SceneView, colour
+from .view import SceneView
 
 BAR_H = 30
 STEP_BAR_H = 44
@@ -37,7 +37,8 @@ class Ui:
     hover_key: Any = None               # the button, seat or move row under the pointer
     mouse: tuple[int, int] = (-1, -1)
     scroll: int = 0                     # move list: lines scrolled up from the end
-    coordinates: bool = False
+    #: None: around the edge where the board has them (nomv.play.drawing.coordinates)
+    coordinates: bool | None = None
 
 
 @dataclass
@@ -106,15 +107,15 @@ class Painter:
 
     # -- the board ------------------------------------------------------------------------------
 
-    def board_view(self, table: Table, board: pygame.Rect, coordinates: bool) -> SceneView | None:
+    def board_view(self, table: Table, board: pygame.Rect, coordinates: bool | None) -> SceneView | None:
         scene = table.shown_scene()
-        if scene is None:
+        d = table.drawing() if scene is not None else None
+        if scene is None or d is None:
             self._view = None  # (not the last good scene: it may be another game's)
             return None
-        key = (id(scene), tuple(board), coordinates)
+        key = (id(scene), id(d), tuple(board), coordinates, language())
         if self._view is None or self._view_key != key:
-            edge = edge_coordinates(scene) if coordinates else None
-            self._view = SceneView(scene, board, edge=edge)
+            self._view = SceneView(scene, board, drawing=d, coordinates=coordinates)
             self._view_key = key
         return self._view
 
@@ -129,7 +130,7 @@ class Painter:
         inp = table.input
         view.draw(surf, theme.BACKGROUND, inp.next_steps if live else (), inp.clicked if live else (),
                   ui.hover if live else None, inp.is_clickable(ui.hover) if live and ui.hover else True,
-                  ui.coordinates, table.marks(), ready=live and inp.needs_confirm)
+                  ready=live and inp.needs_confirm)
         if live and inp.needs_confirm and inp.clicked and inp.clicked[-1] in view.by_id:
             assert inp.complete is not None, "needs_confirm means the clicks complete a move"
             self.draw_callout(surf, board, view.box_px(inp.clicked[-1]),
@@ -168,7 +169,7 @@ class Painter:
 
     def draw_cover(self, surf: pygame.Surface, table: Table, board: pygame.Rect) -> None:
         pygame.draw.rect(surf, theme.COVER, board)
-        name = player_name(table.game, table.handover or 1)
+        name = wording.role(table.match_view().seat(table.handover or 1), language())
         self.ink.text(surf, _("Pass to {name}").format(name=name), (board.centerx, board.centery - 40), 30, True,
                       (250, 250, 250), "centre", width=board.w - 20)
         self.ink.text(surf, _("{name}: click to continue").format(name=name), (board.centerx, board.centery + 10),
@@ -178,19 +179,19 @@ class Painter:
         """The moves that have no place on the board (pass, roll), as buttons under it."""
         pygame.draw.line(surf, theme.PANEL_LINE, strip.topleft, strip.topright)
         gap = 10
-        widths = [min(220, max(90, font(15).size(b.text)[0] + 28)) for b, _on in steps]
+        widths = [min(220, max(90, font(15).size(b["text"])[0] + 28)) for b, _on in steps]
         total = sum(widths) + gap * (len(widths) - 1)
         scale = min(1.0, (strip.w - 20) / total) if total > 0 else 1.0
         x = strip.centerx - int(total * scale) // 2
         for (button, enabled), bw in zip(steps, widths):
             r = pygame.Rect(x, strip.y + 7, int(bw * scale), STEP_BAR_H - 14)
-            key = ("step", button.id)
+            key = ("step", button["id"])
             bg = theme.BUTTON_OFF if not enabled else theme.BUTTON_HOVER if ui.hover_key == key else theme.BUTTON
             pygame.draw.rect(surf, bg, r, border_radius=6)
             pygame.draw.rect(surf, theme.HIGHLIGHT_EDGE if enabled else theme.BUTTON_EDGE, r, 2 if enabled else 1,
                              border_radius=6)
-            self.ink.centred(surf, button.text, r, 15, enabled, theme.INK if enabled else theme.DISABLED)
-            self.hits.steps.append((button.id, r, enabled))
+            self.ink.centred(surf, button["text"], r, 15, enabled, theme.INK if enabled else theme.DISABLED)
+            self.hits.steps.append((button["id"], r, enabled))
             x += r.w + gap
 
     # -- banners and the bar ------------------------------------------------------------------
@@ -218,7 +219,7 @@ class Painter:
             rec = table.resume_offer
             bw = 100
             text = _("An unfinished game of {game} ({moves}) was autosaved.").format(
-                game=rec.game, moves=count_moves(len(rec.moves)))
+                game=rec.game, moves=wording.count_moves(len(rec.moves), language()))
             room = area.w - 2 * bw - 40
             one_line = room >= 200
             lines = theme.wrap(text, font(15), room if one_line else area.w - 24)[:3]
@@ -257,25 +258,29 @@ class Painter:
         x, width = panel.x + 14, panel.w - 28
         labels = self.button_list(table)
         rows = (len(labels) + 1) // 2
+        line = table.line().text
         status = table.status() or ""
-        # Room: the title, the seats, the status, the buttons and at least three moves.  When
-        # the window is short, seats take one line each and the buttons get thinner.
-        roomy = 34 + 46 * table.pos.players + 22 * min(3, max(1, len(theme.wrap(status, font(15), width)))) \
+        lines = len(theme.wrap(line, font(15, True), width)) + len(theme.wrap(status, font(15), width)) if status else \
+            len(theme.wrap(line, font(15, True), width))
+        # Room: the title, the seats, the line, the status, the buttons and at least three
+        # moves.  When the window is short, seats take one line each and the buttons get thinner.
+        roomy = 34 + 46 * table.pos.players + 22 * min(4, max(1, lines)) \
             + rows * 34 + 8 + 24 + 3 * 19 + 20 <= panel.h
         seat_h, button_h, button_gap = (42, 28, 6) if roomy else (28, 25, 4)
         y = panel.y + 10
-        self.ink.text(surf, game_title(table.game), (x, y), 22, True, width=width)
+        self.ink.text(surf, localized(table.game.title_text, table.game.name), (x, y), 22, True, width=width)
         y += 34
         y = self.draw_seats(surf, table, x, y, width, seat_h, ui)
         y += 6
+        if line:
+            y = self.ink.lines(surf, line, x, y, width, 15, True, max_lines=2)
         if status:
-            bold = table.over() and table.browse is None
-            y = self.ink.lines(surf, status, x, y, width, 15, bold, max_lines=3 if roomy else 2)
+            y = self.ink.lines(surf, status, x, y, width, 15, False, max_lines=2 if roomy else 1)
         y += 6
         bw = (width - 8) // 2
         for i, (key, label, enabled, strong) in enumerate(labels):
             r = pygame.Rect(x + (i % 2) * (bw + 8), y + (i // 2) * (button_h + button_gap), bw, button_h)
-            b = Button(key, label, r, enabled, key == "coords" and ui.coordinates)
+            b = Button(key, label, r, enabled, key == "coords" and self.coordinates_shown(table, ui))
             self.hits.buttons.append(b)
             bg = theme.BUTTON_OFF if not enabled else theme.BUTTON_STRONG if strong else \
                 theme.BUTTON_HOVER if (ui.hover_key == ("button", key) or b.active) else theme.BUTTON
@@ -292,7 +297,7 @@ class Painter:
         out = [("undo", _("Undo"), table.can_undo(), False),
                ("redo", _("Redo"), table.pos.can_redo, False),
                ("done", _("Done"), live and inp.complete is not None, live and inp.complete is not None),
-               ("coords", _("Coordinates"), True, False),
+               ("coords", _("Coordinates"), self.coordinates_possible(table), False),
                ("new", _("New game"), True, False), ("restart", _("Restart"), True, False),
                ("save", _("Save"), True, False), ("open", _("Open"), True, False),
                ("rules", _("Rules"), True, False)]
@@ -307,6 +312,7 @@ class Painter:
         outcome = table.outcome()
         to_move = None if outcome is not None else table.to_move()
         colours = table.game.players.colours
+        match = table.match_view()
         for p in range(1, table.pos.players + 1):
             row = pygame.Rect(x - 6, y, width + 12, row_h)
             hovered = ui.hover_key == ("seat", p)
@@ -325,10 +331,10 @@ class Painter:
             # the chevron says the row can be clicked: it cycles who plays
             chev = pygame.Rect(row.right - 22, row.y, 18, row_h)
             self.ink.centred(surf, "⇄", chev, 14, False, theme.MUTED if not hovered else theme.INK)
-            name = player_name(table.game, p)
+            name = wording.role(match.seat(p), language())
             if outcome is not None and outcome.winner == p:
                 name = "★ " + name
-            kind, note = self.seat_kind(table, p, to_move, outcome)
+            kind, note = self.seat_kind(table, match, p, to_move)
             text_w = chev.x - (x + 20) - 4
             bold = p == to_move
             if one_line:
@@ -352,19 +358,31 @@ class Painter:
         return y
 
     @staticmethod
-    def seat_kind(table: Table, p: int, to_move: int | None, outcome) -> tuple[str, str]:
+    def seat_kind(table: Table, match, p: int, to_move: int | None) -> tuple[str, str]:
         """Who plays seat p, and what the computer there says now (or "")."""
-        kind = table.seats[p - 1]
-        label = seat_label(kind)
-        if kind == "human":
+        seat = match.seat(p)
+        label = wording.player_label(seat, language())
+        if seat.kind != "computer":
             return label, ""
         if p == to_move and table.browse is None:
             if table.waiting():
                 return label, _("waiting")
             return label, _("thinking") + "." * (1 + int(time.monotonic() * 3) % 3)
-        if p in table.notes and outcome is None and table.notes[p]:
-            return label, table.notes[p]
+        if seat.expects is not None and not match.over:
+            return label, wording.expects(seat.expects, language())
         return label, ""
+
+    @staticmethod
+    def coordinates_possible(table: Table) -> bool:
+        """Whether the board has coordinates to show (not one that writes its own)."""
+        d = table.drawing()
+        return d is not None and bool(d.edge or d.cells)
+
+    @staticmethod
+    def coordinates_shown(table: Table, ui: Ui) -> bool:
+        """Whether the board shows coordinates now (nomv.play.drawing.coordinates)."""
+        d = table.drawing()
+        return d is not None and bool(shown_coordinates(d, ui.coordinates))
 
     def draw_moves(self, surf: pygame.Surface, table: Table, box: pygame.Rect, ui: Ui) -> None:
         """The moves so far, newest at the bottom; a click on one shows the position after it."""

@@ -8,56 +8,38 @@ the game stays.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional, Sequence, overload
 
 from .. import catalog
-from ..ai import DEFAULT_COMPUTER, is_player
-from ..boardmarks import Mark, StepButton, last_move_marks, move_buttons, step_names
+from ..ai import DEFAULT_COMPUTER, LEVELS, is_player
 from ..errors import NomvError
 from ..game import Game, Move, Outcome, Position
 from ..moveinput import ILLEGAL, PLAY, MoveInput
+from ..play import policy, wording
+from ..play.drawing import Drawing, drawing
+from ..play.marks import step_names
+from ..play.match import ENDED, RUNNING, MatchView, Result, window_seats
+from ..play.words import _, language, localized
+from ..autosave import autosave_path, data_dir, pending_autosave, replaced_dir  # noqa: F401  (the window's API)
 from ..record import Record
 from .computer import Computer
-from .i18n import _, localized
-from .labels import count_moves, describe_outcome, next_seat_kind, player_name
 from .timeline import Timeline
 
 #: How many replaced games are kept (see Table.keep_replaced).
 KEEP_REPLACED = 20
 INFO, WARN = "info", "warn"
+#: What a click on a seat cycles through: a person, then the computer players (nomv/ai), from
+#: the easiest.  Any other player spec ("mcts:5s") given on the command line works too.
+SEAT_KINDS = ("human",) + tuple(spec for spec, _level in LEVELS)
 
 
-def data_dir() -> Path:
-    """nomv's data folder (~/.local/share/nomv on Linux): the autosave and replaced games."""
-    return catalog.user_dir().parent
-
-
-def autosave_path() -> Path:
-    """Where the game in progress is saved after every move."""
-    return data_dir() / "autosave.json"
-
-
-def pending_autosave(path: Path | None = None) -> Record | None:
-    """The unfinished game autosaved by an earlier run, to offer at start-up (None if there is
-    none, it is finished, or the file cannot be read).  Also removes the temporary files of
-    writes that a kill interrupted (Record.save writes a temporary file, then renames it)."""
-    path = path or autosave_path()
-    for stale in path.parent.glob(f".{path.name}.*"):
-        try:
-            if time.time() - stale.stat().st_mtime > 60:  # not another window's write in progress
-                stale.unlink()
-        except OSError:
-            pass
-    try:
-        saved = Record.load(path) if path.is_file() else None
-    except NomvError:
-        return None
-    if saved is not None and saved.moves and saved.result is None:
-        return saved
-    return None
+def next_seat_kind(kind: str) -> str:
+    """The seat kind after ``kind`` in SEAT_KINDS (a kind not offered there goes to human)."""
+    return SEAT_KINDS[(SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)] if kind in SEAT_KINDS else "human"
 
 
 class Table:
@@ -83,10 +65,8 @@ class Table:
         self.message_kind = INFO
         self.message_time = 0.0
         self.message_step: str | None = None
-        self.notes: dict[int, str] = {}         # what each computer seat expects, in words
-        self.values: dict[int, float] = {}      # and as a share of the points
-        self.ended: Outcome | None = None       # a game the players ended: resigned, draw agreed
-        self.ended_reason = ""                  # why, in the player's language
+        self.values: dict[int, float] = {}      # what each computer seat expects: its share of the points
+        self.ended: Result | None = None        # a game the players ended: resigned, draw agreed
         self.browse: int | None = None          # the earlier ply shown, when looking back
         self.input = MoveInput([])
         self.computer = Computer(pos.seed, ai_delay)
@@ -96,10 +76,8 @@ class Table:
         self._last_poll = 0.0
         self._hidden_key: Any = None
         self._hidden = False
-        self._marks_key: Any = None
-        self._marks: list[Mark] = []
-        self._buttons_key: Any = None
-        self._buttons: list[StepButton] = []
+        self._drawing_key: Any = None
+        self._drawing: Drawing | None = None
         self._changed(autosave_now=False)
 
     @staticmethod
@@ -155,7 +133,7 @@ class Table:
         """How the game ended (the script's result, or the players' resignation or agreed
         draw), or None while it runs (or when the script's result fails)."""
         if self.ended is not None:
-            return self.ended
+            return Outcome(self.ended.winner, self.ended.ranks)
         try:
             return self.pos.outcome()
         except NomvError as exc:
@@ -165,13 +143,39 @@ class Table:
     def over(self) -> bool:
         return self.outcome() is not None
 
-    def result_text(self) -> str:
+    def result(self) -> Result | None:
+        """How the game ended, as the wording reads it (nomv.play.match.Result)."""
+        if self.ended is not None:
+            return self.ended
         outcome = self.outcome()
         if outcome is None:
-            return ""
-        if self.ended is not None:
-            return describe_outcome(self.game, Outcome(outcome.winner, outcome.ranks)) + ": " + self.ended_reason
-        return describe_outcome(self.game, outcome)
+            return None
+        return Result(outcome.ranks, outcome.scores, outcome.reason)
+
+    def match_view(self, record: bool = False) -> MatchView:
+        """The game as the person at the screen sees it (nomv.play.match): seats by role and
+        who plays them, whose turn, the result.  ``record``: as a record tells it (nobody is
+        "you")."""
+        players = self.game.players
+        roles = list(players.name_texts) + [None] * self.pos.players
+        seats = window_seats(roles[:self.pos.players], self.seats, players.colours)
+        if record:
+            seats = tuple(dataclasses.replace(seat, you=False) for seat in seats)
+        else:
+            seats = tuple(dataclasses.replace(seat, expects=self.values.get(seat.number)) for seat in seats)
+        result = self.result()
+        return MatchView(seats, ENDED if result is not None else RUNNING,
+                         None if result is not None else self.to_move(), result,
+                         thinking=self.to_move() if self.computer.thinking else None, ply=self.pos.ply)
+
+    def result_text(self) -> str:
+        """How the game ended, in words ("" while it runs)."""
+        view = self.match_view()
+        return wording.result_text(view, language()) if view.result is not None else ""
+
+    def line(self) -> wording.Line:
+        """The one line about the game: whose turn, or how it ended."""
+        return wording.turn_line(self.match_view(), language())
 
     def human_to_move(self) -> bool:
         p = self.to_move()
@@ -208,39 +212,49 @@ class Table:
             return None
 
     def status(self) -> str | None:
-        """The line under the seats: the result once the game is over, else the script's
-        status (in the player's language)."""
-        if self.over() and self.browse is None:
-            return self.result_text()
+        """The script's status line of the position on screen (in the player's language): of an
+        earlier position while looking back; of the game while it runs (nomv.play.wording)."""
         scene = self.shown_scene()
-        return localized(scene.get("status")) if scene else None
+        if not scene:
+            return None
+        if self.browse is not None:
+            return localized(scene.get("status"))
+        return wording.status_line(self.match_view(), scene.get("status"), language())
 
-    def marks(self) -> list[Mark]:
-        """The places of the move that led to the position on screen."""
+    def drawing(self) -> Drawing | None:
+        """What to draw for the position on screen (nomv.play.drawing): its scene, the marks of
+        the move that led to it, and, when a person is to move in the game itself, buttons for
+        the steps that name no place (pass, roll).  None when the script fails to draw it."""
         ply, player = self.shown_ply, self.scene_player()
-        key = (self.generation, ply, player, id(self.pos))
-        if key != self._marks_key:
-            self._marks_key, self._marks = key, []
+        scene = self.shown_scene()
+        if scene is None:
+            return None
+        key = (self.generation, ply, player, id(self.pos), id(scene), id(self.input), self.browse is None)
+        if key != self._drawing_key:
+            before = None
             if ply > 0:
                 try:
                     before = self.timeline.scene(self.pos, ply - 1, player)
-                    after = self.timeline.scene(self.pos, ply, player)
-                    self._marks = last_move_marks(before, after, self.pos.history[ply - 1].steps)
                 except NomvError:
-                    pass  # no marks; the scene's own failure shows where it is drawn
-        return self._marks
+                    before = None   # no marks; the scene's own failure shows where it is drawn
+            live = self.browse is None
+            self._drawing = drawing(scene, before, self.pos.history[ply - 1].steps if ply > 0 else (),
+                                    self.input.moves if live else (), self.input.notations if live else None)
+            self._drawing_key = key
+        return self._drawing
 
-    def step_buttons(self) -> list[tuple[StepButton, bool]]:
-        """Buttons for the steps that name no place on the board (pass, roll), each with
-        whether a click on it does something now."""
+    def marks(self) -> list[dict]:
+        """The places of the move that led to the position on screen: the drawing's marks."""
+        d = self.drawing()
+        return d.marks if d is not None else []
+
+    def step_buttons(self) -> list[tuple[dict, bool]]:
+        """Buttons for the steps that name no place on the board (pass, roll): {"id", "text"},
+        each with whether a click on it does something now."""
         if self.browse is not None or not self.input.moves:
             return []
-        key = (self.generation, id(self.input))
-        if key != self._buttons_key:
-            scene = self.shown_scene()
-            self._buttons_key = key
-            self._buttons = move_buttons(scene, self.input.moves, self.input.notations) if scene else []
-        return [(b, self.input.is_clickable(b.id)) for b in self._buttons]
+        d = self.drawing()
+        return [(b, self.input.is_clickable(b["id"])) for b in (d.buttons if d is not None else [])]
 
     def can_undo(self) -> bool:
         if self.ended is not None:
@@ -250,18 +264,16 @@ class Table:
         return self._undo_target() is not None
 
     def _undo_target(self) -> int | None:
-        """The ply undo goes back to: the last earlier turn of a person (against the computer),
-        else the ply before; None if there is none (the computer moved first)."""
+        """The ply undo goes back to: the last earlier turn of a person (against the computer:
+        nomv.play.policy.takeback_ply), else the ply before; None if there is none (the
+        computer moved first)."""
         humans = self.humans()
         if not humans:
             return self.pos.ply - 1
         try:
-            for ply in range(self.pos.ply - 1, -1, -1):
-                if self.timeline.mover(self.pos, ply) in humans:
-                    return ply
+            return policy.takeback_ply(_Movers(self.timeline, self.pos), humans)
         except NomvError:
             return self.pos.ply - 1
-        return None
 
     # -- messages --------------------------------------------------------------------------------
 
@@ -309,11 +321,11 @@ class Table:
             self.viewer = None
         self.handover = None
         self.error = self.reload_error = None
-        self.ended, self.ended_reason = None, ""
+        self.ended = None
         self.browse = None
         if replacing:
             self.resume_offer = None
-            self.notes, self.values = {}, {}
+            self.values = {}
         self.message = ""
         self._script_sig = self._signature()
         self._changed()
@@ -408,7 +420,7 @@ class Table:
     def record(self) -> Record:
         result = None
         if self.ended is not None:
-            result = self.ended.describe(self.game.players)
+            result = wording.result_text(self.match_view(record=True), "en")
         return Record.from_position(self.pos, players=self.seats, result=result)
 
     def save_autosave(self) -> None:
@@ -515,7 +527,7 @@ class Table:
         resignation or an agreed draw, takes that back."""
         self.browse = None
         if self.ended is not None:
-            self.ended, self.ended_reason = None, ""
+            self.ended = None
             self._changed()
             return
         target = self._undo_target() if self.pos.ply else None
@@ -546,47 +558,28 @@ class Table:
 
     def resign(self) -> None:
         """The person at the screen gives the game up (against the computer): the others win."""
-        humans = self.humans()
-        p = self.to_move()
-        if p not in humans:
-            p = humans[0] if len(humans) == 1 else None
+        p = policy.resigning_seat(self.humans(), self.to_move())
         if p is None or self.over():
             return
-        n = self.pos.players
-        ranks = tuple(n if q == p else 1 for q in range(1, n + 1))
-        winner = next(q for q in range(1, n + 1) if q != p) if n == 2 else None
-        name = player_name(self.game, p)
-        self.ended = Outcome(winner, ranks, None, f"{self.game.players.name(p)} resigned")
-        self.ended_reason = _("{name} resigned").format(name=name)
+        self.ended = policy.resigned(self.pos.players, p)
         self._changed()
 
     def offer_draw(self) -> None:
-        """Offers the computer players a draw: each accepts when it expects no more than half
-        the points (it does not expect to win)."""
+        """Offers the computer players a draw: they answer as everywhere (nomv.play.policy: each
+        accepts when it expects no more than half the points)."""
         if self.over():
             return
-        declined = []
-        for p in self.computers():
-            value = self.values.get(p)
-            if value is None:
-                self.flash(_("{name} declines: it has not judged the game yet").format(name=player_name(self.game, p)))
-                return
-            if value > 0.5:
-                declined.append((p, value))
-        if declined:
-            p, value = declined[0]
-            self.flash(_("{name} declines the draw: it expects {percent}%").format(
-                name=player_name(self.game, p), percent=round(100 * value)))
+        answer = policy.computers_answer_draw([(p, self.values.get(p)) for p in self.computers()])
+        if not answer.accepted:
+            assert answer.declined_by is not None, "a declined draw names who declined"
+            self.flash(wording.draw_declined(self.match_view(), answer.declined_by, answer.expects, language()))
             return
-        n = self.pos.players
-        self.ended = Outcome(None, (1,) * n, None, "draw agreed")
-        self.ended_reason = _("draw agreed")
+        self.ended = policy.agreed_draw(self.pos.players)
         self._changed()
 
     def toggle_seat(self, p: int) -> None:
         """The next kind of player for seat p: human, then the computers from the easiest."""
         self.seats[p - 1] = next_seat_kind(self.seats[p - 1])
-        self.notes.pop(p, None)
         self.values.pop(p, None)
         self._changed(autosave_now=False)
 
@@ -624,7 +617,6 @@ class Table:
                 self.pos.play(list(choice.steps or ()))
                 if choice.value is not None:
                     self.values[mover] = choice.value
-                    self.notes[mover] = choice.note or ""
             except NomvError as exc:
                 self.script_failed(exc)
                 return
@@ -672,9 +664,9 @@ class Table:
         except Exception as exc:  # never lose the window to a reload
             self.reload_error = _("The changed script cannot be used: {error}").format(error=f"{type(exc).__name__}: {exc}")
             return False
-        browse, ended, reason = self.browse, self.ended, self.ended_reason
+        browse, ended = self.browse, self.ended
         self.show(pos, replacing=False)
-        self.browse, self.ended, self.ended_reason = browse, ended, reason
+        self.browse, self.ended = browse, ended
         self.flash(_("Reloaded {path}").format(path=Path(path).name), INFO)
         return True
 
@@ -682,11 +674,27 @@ class Table:
         self.computer.close()
 
 
-def replaced_dir(autosave: Path) -> Path:
-    """Where the games that new ones replaced are kept: beside the autosave."""
-    return autosave.parent / "replaced"
-
-
 def describe_record(record: Record) -> str:
     """A saved game in a few words, for the resume offer: "Trinim, 3 moves"."""
-    return f"{record.game}, {count_moves(len(record.moves))}"
+    return f"{record.game}, {wording.count_moves(len(record.moves), language())}"
+
+
+class _Movers(Sequence[Optional[int]]):
+    """Who made each move of the game on the table, looked up as asked (from the last)."""
+
+    def __init__(self, timeline: Timeline, pos: Position):
+        self.timeline, self.pos = timeline, pos
+
+    def __len__(self) -> int:
+        return self.pos.ply
+
+    @overload
+    def __getitem__(self, ply: int) -> int | None: ...
+
+    @overload
+    def __getitem__(self, ply: slice) -> Sequence[int | None]: ...
+
+    def __getitem__(self, ply: int | slice) -> int | None | Sequence[int | None]:
+        if isinstance(ply, slice):
+            return [self[k] for k in range(*ply.indices(len(self)))]
+        return self.timeline.mover(self.pos, ply)

@@ -1,80 +1,28 @@
-"""Scene -> pixels and pixel -> id.
+"""Drawing -> pixels and pixel -> id.
 
-A scene is a dict ``{"items": [...], "bounds": [x0, y0, x1, y1]?, "status": ...}`` in board
-units (y down).  :class:`SceneView` fits the scene into a rectangle of the window keeping its
-aspect, draws the items by layer (cached: the scene is drawn once per position and size) with
-the last move's places marked under the pieces, draws the highlights of what may be clicked,
-the selection and the hovered item above it, and finds the topmost clickable item under a pixel.
-What to mark comes from nomv/boardmarks.py; nothing here knows about any particular game.
+:class:`SceneView` draws a scene's :class:`~nomv.play.drawing.Drawing` (nomv/play/drawing.py:
+what to draw, in order, in board units, every colour decided, the same list the server sends
+the browser) into a rectangle of the window keeping its aspect: the shapes with the last
+move's marks among them (cached: drawn once per position and size), the rings of what may be
+clicked and what was clicked, the hovered item, then the scene's texts and the coordinates
+above; and it finds the topmost clickable item under a pixel.  Nothing here decides what to
+draw or in which colour, and nothing knows about any particular game.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import pygame
 
-from ..boardmarks import EdgeLabel, Mark, board_items
-from .i18n import localized
+from ..play.drawing import CELL_ID_PX, COLOURS, COORDINATE_PX, Drawing, coordinates as shown_coordinates, \
+    drawing as make_drawing, rings, scene_bounds
+from ..play.marks import EdgeLabel
+from ..play.words import localized
 from .theme import MIN_TEXT, font
 
-NAMED = {
-    "black": (0, 0, 0), "white": (255, 255, 255), "red": (210, 40, 40), "green": (40, 150, 60),
-    "blue": (50, 90, 210), "yellow": (235, 200, 40), "orange": (240, 140, 30),
-    "purple": (130, 60, 170), "grey": (128, 128, 128), "gray": (128, 128, 128),
-    "brown": (130, 85, 40), "none": None, "transparent": None,
-}
-
-# What may be clicked next, what was clicked, and the last move, each in a style that shows on
-# any fill: a bright line between two dark ones (or a dark line between two light ones), thick
-# enough to stand out from the thin strokes that cells have of their own.
-HIGHLIGHT = (255, 200, 0)      # next steps: gold between black
-SELECTED = (30, 100, 235)      # steps clicked so far: blue between white
-READY = (30, 170, 70)          # the steps so far make a move: green between white
-LAST_MOVE = (70, 150, 255)     # the last move's places: a tint and a blue rim
-HOVER_OK = (20, 20, 20)
-HOVER_BAD = (200, 40, 40)
-TEXT = (40, 40, 40)
 FONT_SCALE = 0.95              # font size (em, pixels) per pixel of text size asked by a scene
-
-_colour_cache: dict[Any, tuple | None] = {}
-
-
-def colour(value: Any, default: tuple | None = None) -> tuple | None:
-    """A scene colour ("#rrggbb", "#rrggbbaa", a name) as an (r, g, b, a) tuple, or None."""
-    if not isinstance(value, str):
-        return default   # (nomv check reports it; no repr of what may be a huge table, every frame)
-    key = value
-    if key in _colour_cache:
-        return _colour_cache[key]
-    if len(_colour_cache) >= 1024:   # a script may make a new colour every ply: the cache stays small
-        _colour_cache.clear()
-    out: tuple | None = default
-    if isinstance(value, str):
-        v = value.strip().lower()
-        if v in NAMED:
-            rgb = NAMED[v]
-            out = None if rgb is None else (*rgb, 255)
-        elif v.startswith("#") and len(v) in (4, 7, 9):
-            try:
-                if len(v) == 4:
-                    out = tuple(int(c * 2, 16) for c in v[1:]) + (255,)
-                else:
-                    out = (int(v[1:3], 16), int(v[3:5], 16), int(v[5:7], 16),
-                           int(v[7:9], 16) if len(v) == 9 else 255)
-            except ValueError:
-                out = default
-    _colour_cache[key] = out
-    return out
-
-
-def contrast(fill: tuple | None) -> tuple:
-    """Black or white, whichever reads better on fill."""
-    if fill is None:
-        return (*TEXT, 255)
-    r, g, b = fill[:3]
-    return (20, 20, 20, 255) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (250, 250, 250, 255)
 
 
 def _text_width_units(text: str, size: float, bold: bool) -> float:
@@ -83,32 +31,43 @@ def _text_width_units(text: str, size: float, bold: bool) -> float:
     return f.size(text)[0] / 100 * size * FONT_SCALE
 
 
-def _pairs(points: Sequence[float]) -> list[tuple[float, float]]:
-    if points and isinstance(points[0], (list, tuple)):
-        return [(float(p[0]), float(p[1])) for p in points]
-    return [(float(points[i]), float(points[i + 1])) for i in range(0, len(points) - 1, 2)]
+def _seg_dist(x, y, a, b) -> float:
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    L = dx * dx + dy * dy
+    t = 0.0 if L == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / L))
+    return math.hypot(x - (ax + t * dx), y - (ay + t * dy))
 
 
-def _num(item: dict, key: str, default: float = 0.0) -> float:
-    v = item.get(key, default)
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+def _in_polygon(x: float, y: float, pts: list[tuple[float, float]]) -> bool:
+    inside = False
+    n = len(pts)
+    j = n - 1
+    for i in range(n):
+        xi, yi = pts[i]
+        xj, yj = pts[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            inside = not inside
+        j = i
+    return inside
 
 
 @dataclass
 class Shape:
-    """One scene item, in board units, ready to draw and hit-test."""
+    """One entry of the drawing (a shape, a mark or a scene text), in board units, ready to
+    draw and hit-test.  ``item`` is the drawing's entry."""
 
     item: dict
     kind: str                 # polygon, circle, rect, line, text
-    layer: float
-    order: int
+    order: int                # its place in the drawing's order
     pts: list[tuple[float, float]]
     cx: float
     cy: float
     w: float = 0.0            # rect size, or text extent
     h: float = 0.0
     r: float = 0.0
-    text: str = ""            # a text item's words, in the player's language
+    text: str = ""            # a text's words (or a shape's label), in the player's language
     side: bool = False        # stands beside the board, drawn at the side's own scale
 
     @property
@@ -133,124 +92,82 @@ class Shape:
         if self.kind in ("rect", "text"):
             return abs(x - self.cx) <= self.w / 2 and abs(y - self.cy) <= self.h / 2
         if self.kind == "line":
-            reach = max(_num(self.item, "width", 0.0) / 2, tolerance)
+            width = self.item.get("width") or 0.0
+            reach = max(width / 2, tolerance)
             return any(_seg_dist(x, y, a, b) <= reach for a, b in zip(self.pts, self.pts[1:]))
         return False
 
 
-def _in_polygon(x: float, y: float, pts: list[tuple[float, float]]) -> bool:
-    inside = False
-    n = len(pts)
-    j = n - 1
-    for i in range(n):
-        xi, yi = pts[i]
-        xj, yj = pts[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            inside = not inside
-        j = i
-    return inside
+def shape_of(entry: Mapping[str, Any], order: int) -> Shape:
+    """A drawing's entry as a Shape (its geometry is already plain: nomv.play.drawing)."""
+    kind = entry["shape"]
+    side = bool(entry.get("side"))
+    if kind in ("polygon", "line"):
+        pts = [(float(x), float(y)) for x, y in entry["points"]]
+        return Shape(dict(entry), kind, order, pts, entry["cx"], entry["cy"], side=side)
+    if kind == "circle":
+        return Shape(dict(entry), kind, order, [], entry["x"], entry["y"], r=entry["r"], side=side)
+    return Shape(dict(entry), "rect", order, [], entry["x"], entry["y"], entry["w"], entry["h"], side=side)
 
 
-def _seg_dist(x, y, a, b) -> float:
-    ax, ay = a
-    bx, by = b
-    dx, dy = bx - ax, by - ay
-    L = dx * dx + dy * dy
-    t = 0.0 if L == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / L))
-    return math.hypot(x - (ax + t * dx), y - (ay + t * dy))
+def text_shape(entry: Mapping[str, Any], order: int) -> Shape:
+    """A scene text of the drawing as a Shape: its words in the player's language, measured."""
+    text = localized(entry.get("text"))
+    size = float(entry.get("size", 0.5))
+    w = _text_width_units(text, size, bool(entry.get("bold")))
+    x = float(entry["x"])
+    align = entry.get("align", "centre")
+    cx = x + w / 2 if align == "left" else x - w / 2 if align == "right" else x
+    return Shape(dict(entry), "text", order, [], cx, float(entry["y"]), w, size * 1.1, text=text,
+                 side=bool(entry.get("side")))
 
 
-def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:
-    area = cx = cy = 0.0
-    n = len(pts)
-    for i in range(n):
-        x0, y0 = pts[i]
-        x1, y1 = pts[(i + 1) % n]
-        c = x0 * y1 - x1 * y0
-        area += c
-        cx += (x0 + x1) * c
-        cy += (y0 + y1) * c
-    if abs(area) < 1e-12:
-        return sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
-    return cx / (3 * area), cy / (3 * area)
-
-
-def build_shapes(items: Iterable[dict]) -> list[Shape]:
-    """Scene items as shapes, in drawing order (by layer, then scene order).  Malformed items
-    are skipped rather than stopping the drawing."""
-    shapes: list[Shape] = []
-    for order, item in enumerate(items):
-        if not isinstance(item, dict):
-            continue
-        kind = item.get("shape")
-        raw_layer = item.get("layer")
-        layer = float(raw_layer) if isinstance(raw_layer, (int, float)) else (2.0 if kind == "text" else 0.0)
-        try:
-            if kind in ("polygon", "line"):
-                pts = _pairs(item.get("points") or [])
-                if len(pts) < 2 or (kind == "polygon" and len(pts) < 3):
-                    continue
-                cx, cy = _centroid(pts) if kind == "polygon" else pts[len(pts) // 2]
-                shapes.append(Shape(item, kind, layer, order, pts, cx, cy))
-            elif kind == "circle":
-                shapes.append(Shape(item, kind, layer, order, [], _num(item, "x"), _num(item, "y"),
-                                    r=abs(_num(item, "r", 0.5))))
-            elif kind in ("rect", "square", "hex"):
-                w = abs(_num(item, "w", _num(item, "size", 1.0)))
-                h = abs(_num(item, "h", w))
-                shapes.append(Shape(item, "rect", layer, order, [], _num(item, "x"), _num(item, "y"), w, h))
-            elif kind == "text":
-                text = localized(item.get("text", item.get("label", "")))
-                size = _num(item, "size", 0.5)
-                w = _text_width_units(text, size, bool(item.get("bold")))
-                x = _num(item, "x")
-                align = item.get("align", "centre")
-                cx = x + w / 2 if align == "left" else x - w / 2 if align == "right" else x
-                shapes.append(Shape(item, "text", layer, order, [], cx, _num(item, "y"), w, size * 1.1, text=text))
-        except (TypeError, ValueError, IndexError):
-            continue
-    shapes.sort(key=lambda s: (s.layer, s.order))
-    return shapes
-
-
-def scene_bounds(scene: dict, shapes: list[Shape]) -> tuple[float, float, float, float]:
-    b = scene.get("bounds")
-    if isinstance(b, (list, tuple)) and len(b) == 4 and all(isinstance(v, (int, float)) for v in b) \
-            and b[2] > b[0] and b[3] > b[1]:
-        x0, y0, x1, y1 = (float(v) for v in b)
-        # a scene's bounds may leave out text that pokes out; never cut what is drawn
-        for s in shapes:
-            a, c, d, e = s.bbox()
-            x0, y0, x1, y1 = min(x0, a), min(y0, c), max(x1, d), max(y1, e)
-        return x0, y0, x1, y1
-    if not shapes:
-        return 0.0, 0.0, 1.0, 1.0
-    boxes = [s.bbox() for s in shapes]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-            max(b[2] for b in boxes), max(b[3] for b in boxes))
+def build_shapes(items: Iterable[Any]) -> list[Shape]:
+    """A scene's items as shapes in drawing order (a scene drawn without a Drawing at hand)."""
+    d = make_drawing({"items": list(items)})
+    return [shape_of(e, k) for k, e in enumerate(d.base) if e["draw"] == "shape"] + \
+        [text_shape(e, len(d.base) + k) for k, e in enumerate(d.texts)]
 
 
 class SceneView:
-    """A scene fitted into a pixel rectangle.  ``edge`` labels (file letters and rank numbers
-    around the board, when the coordinates are shown) are fitted in with it.
+    """A scene's drawing fitted into a pixel rectangle.  ``coordinates``: whether the
+    coordinates are shown (None: around the edge where the board has them; see
+    nomv.play.drawing.coordinates); they are fitted in with the board.
 
-    Items that stand beside the board (a score table, the hands; see boardmarks.board_items) may
+    Items that stand beside the board (a score table, the hands; see marks.board_items) may
     get a scale of their own and a place beside or below the board, when that gives the board
     clearly more room or keeps their texts readable: a small table far from a large board
-    would otherwise make the board small, or the table's text too small to read."""
+    would otherwise make the board small, or the table's text too small to read.
+
+    ``drawn`` lists what the last frame drew, in order, as {"draw", ...} entries whose places
+    are read back from the pixels into board units (tests hold it against the drawing)."""
 
     #: The split layout is used only when it makes the board this much larger (or the side's
     #: texts readable): a script's own arrangement is kept otherwise.
     GAIN = 1.15
 
     def __init__(self, scene: dict, rect: pygame.Rect | Sequence[int], margin: float = 0.03,
-                 edge: Sequence[EdgeLabel] | None = None):
+                 drawing: Drawing | None = None, coordinates: bool | None = False):
         self.scene = scene
+        self.drawing = drawing if drawing is not None else make_drawing(scene)
         self.rect = pygame.Rect(rect)
-        self.shapes = build_shapes(scene.get("items") or [])
-        self.edge = list(edge or ())
+        d = self.drawing
+        self.shapes: list[Shape] = []          # shapes and texts, in drawing order
+        self.marks: list[tuple[int, Shape]] = []   # (the base entry's index, its shape)
+        self.entry_shape: dict[int, Shape] = {}    # base entry index -> its shape
+        for n, entry in enumerate(d.base):
+            shape = shape_of(entry, n)
+            if entry["draw"] == "mark":
+                self.marks.append((n, shape))
+            else:
+                self.shapes.append(shape)
+            self.entry_shape[n] = shape
+        self.shapes += [text_shape(e, len(d.base) + k) for k, e in enumerate(d.texts)]
+        self.around = shown_coordinates(d, coordinates)
+        self.edge = [EdgeLabel(e["text"], e["x"], e["y"]) for e in self.around if e["draw"] == "coordinate"]
         self.arrangement = "scene"   # or where the side items went: right, left, below, above
-        x0, y0, x1, y1 = scene_bounds(scene, self.shapes)
+        # (the texts as this window's font measures them: a drawing's boxes estimate them)
+        x0, y0, x1, y1 = scene_bounds(scene, [s.bbox() for s in self.shapes])
         if self.edge:
             x0, y0, x1, y1 = self._with_edge((x0, y0, x1, y1))
         bw, bh = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
@@ -263,44 +180,42 @@ class SceneView:
         self._side_view: SceneView | None = None
         self._split(aw, ah)
         self.by_id: dict[str, Shape] = {}
-        self.place: dict[str, Shape] = {}   # each id's lowest item: the cell under a piece
-        for s in self.shapes:
-            if s.id is not None:
-                self.by_id[s.id] = s  # the topmost item with an id
-                if s.kind != "text":
-                    self.place.setdefault(s.id, s)
+        for shape in self.shapes:
+            if shape.id is not None:
+                self.by_id[shape.id] = shape  # the topmost item with an id
+        self.place: dict[str, Shape] = {sid: self.entry_shape[n] for sid, n in d.places.items()}
         self._base: pygame.Surface | None = None
         self._base_key: Any = None
         self._top: pygame.Surface | None = None
-        self._top_key: Any = None
-        self.texts_drawn: list[tuple[str, float]] = []   # (text, em in pixels) of the scene's texts
         self._overlay: pygame.Surface | None = None
         self._overlay_key: Any = None
+        self.texts_drawn: list[tuple[str, float]] = []   # (text, em in pixels) of the scene's texts
+        self._logs: dict[str, list[dict[str, Any]]] = {"base": [], "overlay": [], "top": []}
+
+    @property
+    def drawn(self) -> list[dict[str, Any]]:
+        """What the last frame drew, in order (see the class's docstring)."""
+        return self._logs["base"] + self._logs["overlay"] + self._logs["top"]
 
     def _with_edge(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        reach = self._edge_reach()
-        x0, y0, x1, y1 = box
-        return (min([x0] + [e.x - reach for e in self.edge]), min([y0] + [e.y - reach for e in self.edge]),
-                max([x1] + [e.x + reach for e in self.edge]), max([y1] + [e.y + reach for e in self.edge]))
+        """The box with the drawing's room for the coordinates (as much on each side as on the
+        opposite one: the board stays centred)."""
+        edge = self.drawing.edge_bounds
+        return _union([box, edge]) if edge is not None else box
 
     def _split(self, aw: float, ah: float) -> None:
         """Gives the side items their own scale and place when that is clearly better."""
-        flags = board_items([s.item for s in sorted(self.shapes, key=lambda s: s.order)])
-        on_board = {s.order: f for s, f in zip(sorted(self.shapes, key=lambda s: s.order), flags)}
-        for s in self.shapes:
-            s.side = not on_board.get(s.order, True)
         board = [s for s in self.shapes if not s.side]
         side = [s for s in self.shapes if s.side]
         if not board or not side:
-            for s in self.shapes:
-                s.side = False
+            self._unsplit()
             return
         B = _union(b.bbox() for b in board)
         if self.edge:
             B = self._with_edge(B)
         S = _union(b.bbox() for b in side)
         bw, bh, sw, sh = B[2] - B[0], B[3] - B[1], S[2] - S[0], S[3] - S[1]
-        sizes = [_num(t.item, "size", 0.5) for t in side if t.kind == "text"]
+        sizes = [float(t.item.get("size", 0.5)) for t in side if t.kind == "text"]
         # the side's smallest text at MIN_TEXT + 1 pixels, its largest at no more than 20
         readable = (MIN_TEXT + 1) / (FONT_SCALE * min(sizes)) if sizes else 0.0
         comfortable = max(readable, 20 / (FONT_SCALE * max(sizes))) if sizes else math.inf
@@ -313,8 +228,7 @@ class SceneView:
         elif S[3] <= B[1] + 1e-6:
             where = "above"
         else:
-            for s in self.shapes:   # tangled with the board: the script's own layout
-                s.side = False
+            self._unsplit()         # tangled with the board: the script's own layout
             return
         gap = max(12.0, 0.03 * min(self.rect.w, self.rect.h))
         best = None
@@ -323,14 +237,12 @@ class SceneView:
             if scale > 0 and (best is None or scale > best[0] * 1.02):
                 best = (scale, option)
         if best is None:
-            for s in self.shapes:
-                s.side = False
+            self._unsplit()
             return
         scale, option = best
         unreadable = bool(sizes) and self.scale < readable
         if scale < self.GAIN * self.scale and not (unreadable and scale >= 0.9 * self.scale):
-            for s in self.shapes:
-                s.side = False
+            self._unsplit()
             return
         side_scale = min(max(scale, readable), comfortable)
         if option in ("right", "left") and bw * scale + gap + sw * side_scale > aw + 0.5:
@@ -354,6 +266,11 @@ class SceneView:
         self.side_scale = side_scale
         self.side_ox, self.side_oy = sx - S[0] * side_scale, sy - S[1] * side_scale
 
+    def _unsplit(self) -> None:
+        """One scale for everything: the script's own arrangement."""
+        for shape in self.shapes + [m for _n, m in self.marks]:
+            shape.side = False
+
     def _for(self, s: Shape) -> "SceneView":
         """The view that draws shape s: this one, or the same with the side items' scale."""
         if not s.side:
@@ -362,12 +279,6 @@ class SceneView:
             v = _Framed(self, self.side_ox, self.side_oy, self.side_scale)
             self._side_view = v
         return self._side_view
-
-    def _edge_reach(self) -> float:
-        """How far (board units) an edge label reaches from its centre."""
-        xs = sorted({round(e.x, 6) for e in self.edge})
-        gaps = [b - a for a, b in zip(xs, xs[1:]) if b - a > 1e-6]
-        return 0.45 * (min(gaps) if gaps else 1.0)
 
     # -- geometry -----------------------------------------------------------------------------
 
@@ -416,9 +327,7 @@ class SceneView:
 
     def _stroke_px(self, item: dict) -> int:
         w = item.get("width")
-        if isinstance(w, (int, float)) and not isinstance(w, bool):
-            return max(1, int(round(w * self.scale)))
-        return 1
+        return max(1, int(round(w * self.scale))) if w is not None else 1
 
     def _draw_shape(self, surf: pygame.Surface, s: Shape, fill, stroke, width: int) -> None:
         """Draws one shape with optional fill and stroke (colours with alpha)."""
@@ -496,154 +405,120 @@ class SceneView:
             r.center = (round(cx), round(cy))
         surf.blit(img, r)
 
+    def _log(self, layer: str, entry: dict[str, Any]) -> None:
+        self._logs[layer].append(entry)
+
+    def _at(self, s: Shape) -> list[float]:
+        """Where a shape was drawn, read back from its pixels into board units."""
+        v = self._for(s)
+        px, py = v.to_px(s.cx, s.cy)
+        return [round((px - v.ox) / v.scale, 4), round((py - v.oy) / v.scale, 4)]
+
     def draw_item(self, surf: pygame.Surface, s: Shape) -> None:
         item = s.item
         if s.kind == "text":
-            col = colour(item.get("fill") or item.get("colour") or item.get("color"), (*TEXT, 255)) or (*TEXT, 255)
-            x, y = self.to_px(_num(item, "x"), _num(item, "y"))
+            x, y = self.to_px(item["x"], item["y"])
             # a scene's text stays readable on a small board (it may then reach past its place)
-            px = max(_num(item, "size", 0.5) * self.scale, MIN_TEXT / FONT_SCALE)
-            self._text(surf, s.text, px, x, y, col, bool(item.get("bold")), item.get("align", "centre"))
+            px = max(float(item.get("size", 0.5)) * self.scale, MIN_TEXT / FONT_SCALE)
+            self._text(surf, s.text, px, x, y, tuple(item["ink"]), bool(item.get("bold")), item.get("align", "centre"))
             self.texts_drawn.append((s.text, px * FONT_SCALE))
+            self._log("top", {"draw": "text", "index": item["index"], "text": s.text,
+                              "at": [round((x - self.ox) / self.scale, 4), round((y - self.oy) / self.scale, 4)]})
             return
-        fill = colour(item.get("fill"))
-        stroke = colour(item.get("stroke"))
-        self._draw_shape(surf, s, fill, stroke, self._stroke_px(item))
+        fill, stroke = item.get("fill"), item.get("stroke")
+        self._draw_shape(surf, s, None if fill is None else tuple(fill), None if stroke is None else tuple(stroke),
+                         self._stroke_px(item))
         label = localized(item.get("label"))
         if label:
-            lc = colour(item.get("label_colour") or item.get("label_color")) or contrast(fill)
             x, y = self.to_px(s.cx, s.cy)
-            self._text(surf, label, self._label_px(s, label), x, y, lc, True)
+            self._text(surf, label, self._label_px(s, label), x, y, tuple(item["label_ink"]), True)
+        self._log("base", {"draw": "shape", "index": item["index"], "at": self._at(s)})
 
-    def base(self, background, coordinates: bool = False, marks: Sequence[Mark] = ()) -> pygame.Surface:
-        """The scene's shapes drawn once (cached): background, every item but the texts by layer,
-        with the last move's marks just above the layer of their place (under the pieces); a
-        mark whose place is gone from the scene (a taken block) above everything."""
-        key = (tuple(background), tuple((m.kind, id(m.item)) for m in marks))
+    def base(self, background) -> pygame.Surface:
+        """The drawing's shapes (cached), with the last move's marks where the drawing puts
+        them: under the pieces of their place, or above every shape for a place gone."""
+        key = tuple(background)
         if self._base is None or self._base_key != key:
             surf = pygame.Surface(self.rect.size)
             surf.fill(background)
+            self._logs["base"] = []
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
-            shapes = [(shape, shape.item is m.item) for m in marks if (shape := self._mark_shape(m)) is not None]
-            pending = sorted(((shape.layer if here else math.inf, k, shape)
-                              for k, (shape, here) in enumerate(shapes)), key=lambda t: (t[0], t[1]))
-            for s in self.shapes:
-                if s.kind == "text":
-                    continue
-                while pending and pending[0][0] < s.layer:
-                    shifted._draw_last_move(surf, pending.pop(0)[2])
+            shifted._logs = self._logs
+            for n, entry in enumerate(self.drawing.base):
+                shape = self.entry_shape[n]
                 try:
-                    shifted._for(s).draw_item(surf, s)
+                    if entry["draw"] == "mark":
+                        shifted._for(shape)._draw_last_move(surf, shape)
+                    else:
+                        shifted._for(shape).draw_item(surf, shape)
                 except (TypeError, ValueError, pygame.error):
                     continue
-            for _layer, _k, shape in pending:
-                shifted._draw_last_move(surf, shape)
             self._base, self._base_key = surf, key
         return self._base
 
-    def top(self, coordinates: bool = False) -> pygame.Surface:
+    def top(self) -> pygame.Surface:
         """The scene's texts and the coordinates (cached), drawn over the highlights so that no
         ring hides a number written in the corner of a cell."""
-        if self._top is None or self._top_key != coordinates:
+        if self._top is None:
             surf = pygame.Surface(self.rect.size, pygame.SRCALPHA)
             self.texts_drawn = []
+            self._logs["top"] = []
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
             shifted.texts_drawn = self.texts_drawn
+            shifted._logs = self._logs
             for s in self.shapes:
                 if s.kind == "text":
                     try:
                         shifted._for(s).draw_item(surf, s)
                     except (TypeError, ValueError, pygame.error):
                         continue
-            if coordinates:
-                shifted.draw_coordinates(surf)
-            self._top, self._top_key = surf, coordinates
+            shifted.draw_coordinates(surf)
+            self._top = surf
         return self._top
-
-    def _mark_shape(self, mark: Mark) -> Shape | None:
-        if mark.id is not None and mark.id in self.place and self.place[mark.id].item is mark.item:
-            return self.place[mark.id]
-        shapes = build_shapes([dict(mark.item)])   # a place from the scene before the move
-        return shapes[0] if shapes and shapes[0].kind != "text" else None
 
     def _draw_last_move(self, surf: pygame.Surface, s: Shape) -> None:
         """A place of the last move: tinted, with a rim."""
         try:
-            self._draw_shape(surf, s, (*LAST_MOVE, 95), None, 0)
-            self._ring(surf, s, (*LAST_MOVE, 255), None, max(2, min(5, int(self.scale * 0.04))))
+            self._draw_shape(surf, s, tuple(COLOURS["last_move_tint"]), None, 0)
+            self._ring(surf, s, tuple(COLOURS["last_move_rim"]), None, max(2, min(5, int(self.scale * 0.04))))
         except (TypeError, ValueError, pygame.error):
             pass
+        self._log("base", {"draw": "mark", "kind": s.item["kind"], "id": s.item.get("id"), "at": self._at(s)})
 
     def draw_coordinates(self, surf: pygame.Surface) -> None:
-        """The file letters and rank numbers around the board when the view has them; else
-        each clickable cell's id, small, at the bottom of its cell."""
-        if self.edge:
-            gaps = sorted({round(e.x, 6) for e in self.edge})
-            step = min([b - a for a, b in zip(gaps, gaps[1:]) if b - a > 1e-6] or [1.0])
-            px = max(MIN_TEXT + 1.0, min(18.0, step * self.scale * 0.4)) / FONT_SCALE
-            for e in self.edge:
-                x, y = self.to_px(e.x, e.y)
-                self._text(surf, e.text, px, x, y, (90, 80, 65, 255), True)
-            return
-        seen = set()
-        for s in self.shapes:
-            sid = s.id
-            if sid is None or sid in seen or s.kind == "text":
-                continue
-            seen.add(sid)
-            x0, y0, x1, y1 = s.bbox()
-            size = min(x1 - x0, y1 - y0)
-            v = self._for(s)
-            px = max(float(MIN_TEXT - 2), size * 0.2 * v.scale)
-            ux, uy = s.cx, y1 - size * 0.15
-            x, y = v.to_px(ux, uy)
-            # The colour of what lies under the text: a piece on the cell (a light piece on a
-            # dark cell) as much as the cell itself.
-            fill = self._fill_under(ux, uy, s)
-            col = contrast(fill)
-            back = (255, 255, 255) if sum(col[:3]) < 384 else (0, 0, 0)
-            for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):    # a halo: readable across an edge
-                self._text(surf, sid, px / FONT_SCALE, x + dx, y + dy, (*back, 150))
-            self._text(surf, sid, px / FONT_SCALE, x, y, (*col[:3], 235))
-
-    def _fill_under(self, x: float, y: float, cell: Shape) -> tuple | None:
-        """The fill of the topmost filled shape at (x, y) in board units, from ``cell`` up."""
-        fill = colour(cell.item.get("fill"))
-        under = fill if fill is not None and fill[3] > 100 else None
-        above = False
-        for t in self.shapes:          # in drawing order: the last one that covers the point wins
-            if t is cell:
-                above = True
-                continue
-            if not above or t.kind in ("text", "line") or t.side != cell.side:
-                continue
-            f = colour(t.item.get("fill"))
-            try:
-                covers = f is not None and f[3] > 100 and t.contains(x, y)
-            except (TypeError, ValueError):
-                covers = False
-            if covers:
-                under = f
-        return under
+        """The coordinates the drawing gives, as shown: the file letters and rank numbers around
+        the board, or each place's id at the bottom of its place, with a halo that keeps it
+        readable across an edge."""
+        low, high = COORDINATE_PX
+        for entry in self.around:
+            if entry["draw"] == "coordinate":
+                v: SceneView = self
+                px = max(low, min(high, entry["size"] * self.scale)) / FONT_SCALE
+            else:
+                v = self._for(self.entry_shape[self.drawing.places[entry["text"]]])
+                px = max(CELL_ID_PX, entry["size"] * v.scale) / FONT_SCALE
+            x, y = v.to_px(entry["x"], entry["y"])
+            if "halo" in entry:
+                for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    self._text(surf, entry["text"], px, x + dx, y + dy, tuple(entry["halo"]))
+            self._text(surf, entry["text"], px, x, y, tuple(entry["ink"]), entry["draw"] == "coordinate")
+            self._log("top", {"draw": entry["draw"], "text": entry["text"],
+                              "at": [round((x - v.ox) / v.scale, 4), round((y - v.oy) / v.scale, 4)]})
 
     def overlay(self, highlights: Iterable[str], selected: Sequence[str], ready: bool = False) -> pygame.Surface:
-        """Highlights of the next steps and the selection (cached while they stay the same).
-        ``ready``: the selection already makes a move (drawn green)."""
+        """The rings of the next steps and of the steps clicked so far (cached while they stay
+        the same); ``ready``: the steps clicked make a move."""
         key = (frozenset(highlights), tuple(selected), ready)
         if self._overlay is None or self._overlay_key != key:
             surf = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            self._logs["overlay"] = []
             shifted = _Shifted(self, -self.rect.x, -self.rect.y)
             thick = max(3, min(6, int(self.scale * 0.05)))
-            for sid in key[0]:
-                s = self.place.get(sid)
-                if s is not None:
-                    core = _unlike(HIGHLIGHT, colour(s.item.get("fill")), (255, 255, 255))
-                    shifted._for(s)._ring(surf, s, (*core, 255), (20, 20, 20, 255), thick)
-            for sid in key[1]:
-                s = self.place.get(sid)
-                if s is not None:
-                    core = _unlike(READY if ready else SELECTED, colour(s.item.get("fill")), (15, 30, 90))
-                    shifted._for(s)._ring(surf, s, (*core, 255), (255, 255, 255, 255), thick + 1)
+            for ring in rings(self.drawing, key[0], key[1], ready):
+                s = self.entry_shape[ring["entry"]]
+                width = thick if ring["kind"] == "highlight" else thick + 1
+                shifted._for(s)._ring(surf, s, tuple(ring["core"]), tuple(ring["edge"]), width)
+                self._log("overlay", {"draw": "ring", "kind": ring["kind"], "id": s.id, "at": self._at(s)})
             self._overlay, self._overlay_key = surf, key
         return self._overlay
 
@@ -677,18 +552,20 @@ class SceneView:
 
     def draw(self, surf: pygame.Surface, background, highlights: Iterable[str] = (),
              selected: Sequence[str] = (), hover: str | None = None, hover_ok: bool = True,
-             coordinates: bool = False, marks: Sequence[Mark] = (), ready: bool = False) -> None:
-        surf.blit(self.base(background, coordinates, marks), self.rect.topleft)
+             ready: bool = False) -> None:
+        surf.blit(self.base(background), self.rect.topleft)
         highlights = set(highlights)
         if highlights or selected:
             surf.blit(self.overlay(highlights, selected, ready), self.rect.topleft)
+        else:
+            self._logs["overlay"] = []
         if hover is not None and hover in self.by_id:
             s = self.place.get(hover) or self.by_id[hover]
             v = self._for(s)
             if hover_ok and s.kind != "line":   # lightened under the pointer: shows on any fill
                 v._draw_shape(surf, s, (255, 255, 255, 90), None, 0)
-            v._outline(surf, s, HOVER_OK if hover_ok else HOVER_BAD, max(2, int(v.scale * 0.04)))
-        surf.blit(self.top(coordinates), self.rect.topleft)
+            v._outline(surf, s, tuple(COLOURS["hover" if hover_ok else "hover_refused"]), max(2, int(v.scale * 0.04)))
+        surf.blit(self.top(), self.rect.topleft)
 
 
 class _Shifted(SceneView):
@@ -740,15 +617,6 @@ def _largest_scale(option: str, bw: float, bh: float, sw: float, sh: float, read
         if lo > 0:
             return lo
     return 0.0
-
-
-def _unlike(rgb: tuple, fill: tuple | None, instead: tuple) -> tuple:
-    """rgb, or ``instead`` when the fill under it is of a like colour (gold on a yellow or an
-    orange block would not show)."""
-    if fill is None or fill[3] < 128:
-        return rgb
-    distance = math.sqrt(sum((a - b) ** 2 for a, b in zip(rgb, fill[:3])))
-    return instead if distance < 130 else rgb
 
 
 def _multiply_alpha(surf: pygame.Surface, alpha: int) -> None:

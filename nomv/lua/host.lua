@@ -26,6 +26,7 @@
 --   coverage   rule coverage for nomv check
 --   profile    where random games spend their time, for nomv profile (jit.profile or a hook)
 --   checks     nomv check's fast tier (random games with cheap checks) and E060's line
+--   lab        whole games described line by line for the designer's lab (nomv analyze)
 --
 -- Everything the script could tamper with (string methods, the `nomv` library) is captured as a
 -- local by each part before any script runs.  H holds the requests, P what the parts share.
@@ -34,7 +35,7 @@ local parts = ...   -- {name = source} of the parts
 local H, P = {}, {}
 local ORDER = {"limits", "json", "errors", "blame", "sandbox", "explain", "library", "loader", "hooks",
                "results", "steps", "moves", "scene", "requests", "loops", "computer", "coverage", "checks",
-               "profile"}
+               "profile", "lab"}
 for _, name in ipairs(ORDER) do
   local chunk, err = load(parts[name], "@nomv/host/" .. name .. ".lua", "t")
   if not chunk then error(err) end

@@ -622,8 +622,11 @@ return function(K)
     if not best.exact and best.visits < ENOUGH_VISITS and root.n > 0 then
       value = root.w[T.mover] / root.n
     end
+    -- Every player's mean reward at the root (the lab's lead changes need the others' too).
+    local values = {}
+    for p = 1, np do values[p] = root.n > 0 and root.w[p] / root.n or 0 end
     return {index = best.index, iterations = done, seconds = elapsed, visits = root.n,
-            value = value, moves = top, reused = reused, nodes = T.nodes,
+            value = value, values = values, moves = top, reused = reused, nodes = T.nodes,
             mode = T.open and "open" or "closed", solved = T.root.complete == true}
   end
 

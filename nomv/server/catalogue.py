@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from .. import catalog
 from ..errors import ScriptError
 from ..options import suggestion
+from .engines import DESCRIPTION_FORM
 from .snapshots import Script
 from .errors import NotFound
 from .store import Store, now, scripts, users
@@ -47,6 +48,7 @@ class Catalogue:
         self.store = store
         self.describe = describe
         self._files: dict[str, Entry] = {}
+        self._redescribed: dict[str, dict] = {}    # sha256 -> a stored script described anew
         self._lock = threading.Lock()
         self.refresh()
 
@@ -80,7 +82,30 @@ class Catalogue:
         for row in db.execute(query):
             newest[row.catalogue] = Entry(row.catalogue, "upload", row.sha256, author=row.author,
                                           info=row.info, created_at=row.created_at)
-        return list(newest.values())
+        return [self._current(entry) for entry in newest.values()]
+
+    def _current(self, entry: Entry) -> Entry:
+        """A stored script's description in the form describe() makes now (one stored by an
+        older server lost its texts in other languages: it is made again from the script, and
+        kept)."""
+        if (entry.info or {}).get("form") == DESCRIPTION_FORM:
+            return entry
+        with self._lock:
+            known = self._redescribed.get(entry.sha256)
+        if known is None:
+            try:
+                known = self.describe(self.script(entry.sha256))
+            except Exception:   # a script that no longer loads keeps what it had
+                return entry
+            with self._lock:
+                self._redescribed[entry.sha256] = known
+            try:
+                with self.store.write() as db:
+                    db.execute(scripts.update().where(scripts.c.sha256 == entry.sha256).values(info=known))
+            except sa.exc.DBAPIError:
+                pass            # kept in memory; written again next time
+        entry.info = known
+        return entry
 
     def _described(self, entry: Entry) -> Entry:
         if entry.info is None:
@@ -136,8 +161,8 @@ class Catalogue:
                          .where(scripts.c.sha256 == sha256)).first()
         if row is None:
             return None
-        return Entry(row.catalogue, row.origin, row.sha256, author=row.author, info=row.info,
-                     created_at=row.created_at)
+        return self._current(Entry(row.catalogue, row.origin, row.sha256, author=row.author, info=row.info,
+                                   created_at=row.created_at))
 
     # -- scripts by SHA-256 -----------------------------------------------------------------
 

@@ -35,8 +35,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..boardmarks import board_items, last_move_marks
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError, StaleStateError
+from ..languages import is_text
+from ..play.drawing import drawing
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
 from ..pool import EnginePool
@@ -73,17 +74,6 @@ def on_request_thread() -> bool:
     return threading.current_thread().name == REQUEST_THREAD
 
 
-def with_layout(scene: dict) -> dict:
-    """The scene with ``board``: for each item, whether it is part of the board or stands beside
-    it (a score table, a hand: nomv.boardmarks.board_items), when some item stands beside it, so
-    that a page can give those their own readable size (under the board on a phone)."""
-    return _with_layout(scene)[0]
-
-
-def _with_layout(scene: dict) -> tuple[dict, list[bool]]:
-    flags = board_items(scene.get("items") or [])
-    return ({**scene, "board": flags} if not all(flags) else scene), flags
-
 
 class _Restarted(Busy):
     """A state of this match was in a worker process that another game's script crashed or
@@ -106,19 +96,27 @@ def script_failed(exc: ScriptError, doing: str) -> ApiError:
     return failed
 
 
+#: The form of what describe() keeps: 2 keeps the script's texts in every language it gives
+#: (title, info, player names, option labels and help); a description of an older form is
+#: made again (Catalogue).
+DESCRIPTION_FORM = 2
+
+
 def describe(game: Game) -> dict:
-    """A loaded game as the catalogue shows it."""
+    """A loaded game as the catalogue shows it, with the script's texts as it gives them (a
+    text, or a table of languages: nomv.languages)."""
     p = game.players
     return {
+        "form": DESCRIPTION_FORM,
         "name": game.name,
-        "title": game.title,
-        "info": {k: v for k, v in game.info.items() if isinstance(v, (str, int, float))},
+        "title": game.title_text,
+        "info": {k: v for k, v in game.info.items() if is_text(v) or isinstance(v, (int, float))},
         "players": {"min": p.min, "max": p.max, "default": p.default,
-                    "names": [p.name(i) for i in range(1, p.max + 1)],
+                    "names": [p.name_texts[i] if i < len(p.name_texts) else None for i in range(p.max)],
                     "colours": list(p.colours)},
         "options": [{"name": s.name, "type": s.type, "default": s.default, "min": s.min,
-                     "max": s.max, "choices": list(s.choices), "help": s.help,
-                     "allowed": s.allowed()} for s in game.options.ordered()],
+                     "max": s.max, "choices": list(s.choices), "help": s.help, "label": s.label,
+                     "order": s.order, "allowed": s.allowed()} for s in game.options.ordered()],
         "variants": {name: dict(values) for name, values in sorted(game.options.variants.items())},
         "hidden_information": "view" in game.hooks,
     }
@@ -377,31 +375,33 @@ class _Positions:
     def _view(self, pos: Position, player, ply: int | None = None, before: dict | None = None) -> tuple[dict, int]:
         """What ``player`` (seen_as: a seat or SPECTATOR with hidden information, else None:
         the whole state) is shown of the position after the first ``ply`` moves (default: all
-        of them): the view, its scene, and the marks of the move that led there (from the scenes
-        before and after it, both as this player sees them; ``before`` when known)."""
+        of them): the view, its scene, and its drawing (nomv.play.drawing: what the window draws,
+        the marks of the move that led there among it, from the scenes before and after it, both
+        as this player sees them; ``before`` when known)."""
         ply = pos.ply if ply is None else ply
         try:
             # Without a view hook every player knows the whole state (but never its rng).
             view = pos.state(ply=ply) if player is None else pos.view(player, ply=ply)
-            scene, flags = _with_layout(pos.scene(player, ply=ply))
-            marks = []
+            scene = pos.scene(player, ply=ply)
+            steps: tuple[str, ...] = ()
             if ply > 0:
                 if before is None:
                     before = pos.scene(player, ply=ply - 1)
-                marks = [{"kind": m.kind, "id": m.id, "item": dict(m.item)}
-                         for m in last_move_marks(before, scene, pos.history[ply - 1].steps, flags)]
-            shown: dict = {"view": view, "scene": scene, "marks": marks}
+                steps = pos.history[ply - 1].steps
+            d = drawing(scene, before if ply > 0 else None, steps)
+            shown: dict = {"view": view, "scene": scene, "drawing": d.to_json(), "marks": d.marks}
         except StaleStateError:
             raise _Restarted() from None    # (not the view's failure: never kept as one)
         except ScriptError as exc:
             # Nothing of the state goes out when its view cannot be made.
-            shown = {"view": None, "scene": None, "marks": [], "error": f"the game's script failed: {exc}"}
+            shown = {"view": None, "scene": None, "drawing": None, "marks": [],
+                     "error": f"the game's script failed: {exc}"}
         size = json_size(shown)
         if size > self.max_look_bytes:
             # Neither sent (every look would carry it to anyone) nor kept (a cache of a few
             # thousand matches would hold gigabytes): the position forgets it too.
             pos.forget_answers()
-            shown = {"view": None, "scene": None, "marks": [], "error":
+            shown = {"view": None, "scene": None, "drawing": None, "marks": [], "error":
                      f"the game's view of this position takes {size / 2**20:.1f} MB, more than the "
                      f"{self.max_look_bytes / 2**20:g} MB this server sends (its state is too large)"}
             size = json_size(shown)
@@ -710,8 +710,9 @@ class Engines:
             game = loaded.load()
             try:
                 pos = game.start(variant=variant, seed=0)
-                return {"scene": with_layout(pos.scene(SPECTATOR if "view" in game.hooks else None)),
-                        "to_move": pos.to_move, "players": pos.players}
+                scene = pos.scene(SPECTATOR if "view" in game.hooks else None)
+                return {"scene": scene, "drawing": drawing(scene).to_json(), "to_move": pos.to_move,
+                        "players": pos.players}
             except (OptionError, ValueError) as exc:
                 raise Invalid(str(exc)) from None
             except ScriptError as exc:

@@ -4,7 +4,6 @@ jobs (an upload's check, a record's replay) and uploads.  The routers reach them
 ``nomv.server.api.deps``."""
 from __future__ import annotations
 
-from typing import Any
 
 from .accounts import Accounts
 from .bounded import Bounded
@@ -62,7 +61,7 @@ class Services:
         self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier), settings.cache_positions)
         self.lobby = Lobby(self.tables, self.engines, self.catalogue, self.accounts, self.rounds,
                            self.notifier, settings)
-        self.listings = Listings(self.tables, self._title)
+        self.listings = Listings(self.tables, self.views)
         self.records = Records(self.tables, self.engines, self.catalogue, self.lobby, self.jobs, settings)
         self.computer = Computer(self.tables, self.rounds, self.engines, settings.searches, self.leases,
                                  settings.computer_seconds)
@@ -73,10 +72,6 @@ class Services:
         """The threads that work in the background: computer players, job runners."""
         self.computer.start()
         self.jobs.start()
-
-    def _title(self, sha256: str) -> Any:
-        entry = self.catalogue.by_sha(sha256)
-        return (entry.info or {}).get("title") if entry is not None else None
 
     def close(self) -> None:
         self.jobs.close()

@@ -20,14 +20,19 @@ local function kernel()
   }
 end
 
+-- The search module, compiled at its first use (the lab's games search too: lab.lua).
+function P.search_module()
+  if Search == nil then
+    local f, err = load(P.search_source, "@nomv/search.lua", "t")
+    if not f then error(err) end
+    Search = f()(kernel())
+  end
+  return Search
+end
+
 function H.search_tree(config)
   return guarded("search", function()
-    if Search == nil then
-      local f, err = load(P.search_source, "@nomv/search.lua", "t")
-      if not f then error(err) end
-      Search = f()(kernel())
-    end
-    return Search.new_tree(config)
+    return P.search_module().new_tree(config)
   end)
 end
 

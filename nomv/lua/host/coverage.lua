@@ -82,6 +82,8 @@ local function script_functions(v, out, seen)
   end
 end
 
+P.script_functions = script_functions     -- (the lab's rule lines: lab.lua)
+
 -- Stops tracing; returns JSON {ran = [lines], active = [lines that can run]}.
 function H.coverage_stop()
   H.set_limit(P.limit_seconds())

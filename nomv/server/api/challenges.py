@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body
 
-from .deps import MatchId, Me, ServicesDep
+from .deps import Lang, MatchId, Me, ServicesDep
 from .errors import errors
 from .models import AS_SEEN, Challenge, Invitation, JoinIn, Joined
 
@@ -15,39 +15,39 @@ router = APIRouter(prefix="/api", tags=["matches"])
 
 
 @router.get("/challenges", response_model=list[Challenge], summary="Open challenges to join", responses=errors())
-def challenges(s: ServicesDep) -> list[dict[str, Any]]:
+def challenges(s: ServicesDep, lang: Lang) -> list[dict[str, Any]]:
     """Matches waiting for players with a seat open to anyone logged in, newest first,
     each with its invitation token (`POST /api/invites/{token}` takes the seat)."""
-    return s.listings.challenges()
+    return s.listings.challenges(lang=lang)
 
 
 @router.post("/matches/{match_id}/accept", **AS_SEEN, summary="Accept a challenge",
              responses=errors(401, 404, 409, write=True))
-def accept(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+def accept(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """Accepts the challenge of a match that names you in a seat; the match starts when
     every seat is taken and accepted."""
-    return s.lobby.accept(current, match_id)
+    return s.lobby.accept(current, match_id, lang)
 
 
 @router.post("/matches/{match_id}/decline", **AS_SEEN, summary="Decline a challenge",
              responses=errors(401, 404, 409, write=True))
-def decline(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+def decline(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """Declines the challenge of a match that names you: the match will not be played."""
-    return s.lobby.decline(current, match_id)
+    return s.lobby.decline(current, match_id, lang)
 
 
 @router.post("/matches/{match_id}/cancel", **AS_SEEN, summary="Cancel a match that has not started",
              responses=errors(401, 404, 409, write=True))
-def cancel(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+def cancel(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """Cancels a match you created, while it waits for players."""
-    return s.lobby.cancel(current, match_id)
+    return s.lobby.cancel(current, match_id, lang)
 
 
 @router.get("/invites/{token}", response_model=Invitation, summary="What an invitation is for",
             responses=errors(404))
-def invitation(token: str, s: ServicesDep) -> dict[str, Any]:
+def invitation(token: str, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """The match an invitation link is for: its game, seats and open seats."""
-    return s.lobby.invitation_info(token)
+    return s.lobby.invitation_info(token, lang)
 
 
 #: The body of taking an open seat is optional: without it, the first open seat.

@@ -1,13 +1,15 @@
 """The routers' dependencies, in one place: the server's services, who is asking (a user, or
-maybe nobody: a spectator), the ids in paths, and the address the server is reached at."""
+maybe nobody: a spectator), in which language they read, the ids in paths, and the address the
+server is reached at."""
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path, Query, Request
 from starlette.requests import HTTPConnection
 
 from ..accounts import User
+from .. import reading
 from ..errors import Unauthorized
 from ..services import Services
 
@@ -67,6 +69,15 @@ def current_user(request: Request, s: ServicesDep) -> User:
 
 Me = Annotated[User, Depends(current_user)]
 MaybeMe = Annotated[User | None, Depends(optional_user)]
+def reader_language(request: Request, lang: str | None = Query(
+        None, description="the language of the answer's words (en, it); default: the Accept-Language "
+                          "header, else English")) -> str:
+    """The reader's language: the request's ``lang``, else its Accept-Language header
+    (nomv.server.reading.language)."""
+    return reading.language(lang, request.headers.get("accept-language"))
+
+
+Lang = Annotated[str, Depends(reader_language)]
 MatchId = Annotated[int, Path(description="the match's number", ge=1, le=2**62)]
 
 

@@ -8,9 +8,9 @@ from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from .. import ratings
+from .. import ratings, reading
 from ..errors import NotFound
-from .deps import BaseUrl, Me, ServicesDep
+from .deps import BaseUrl, Lang, Me, ServicesDep
 from .errors import errors
 from .jobs import Wait, answer
 from .models import GameInfo, GameOut, JobOut, Preview, ScriptIn, Standings, Uploaded
@@ -19,10 +19,12 @@ router = APIRouter(prefix="/api", tags=["games"])
 
 
 @router.get("/games", response_model=list[GameOut], summary="The catalogue of games", responses=errors())
-def games(s: ServicesDep) -> list[dict[str, Any]]:
+def games(s: ServicesDep, lang: Lang) -> list[dict[str, Any]]:
     """Every game of the server: bundled, from the server's games folder, and uploaded by
-    users (named `author/name`), with their players, options and variants."""
-    return [e.summary() for e in s.catalogue.all()]
+    users (named `author/name`), with their players, options and variants, in your language
+    (the script's own texts beside: `title_text`, `players.name_texts`, an option's
+    `label_text` and `help_text`: a text, or a table of languages)."""
+    return [reading.game(e.summary(), e.info, lang) for e in s.catalogue.all()]
 
 
 @router.get("/games/{name:path}/standings", response_model=Standings, summary="Ratings and standings of a game",
@@ -47,11 +49,13 @@ def preview(name: str, s: ServicesDep, variant: str | None = None) -> dict[str, 
 
 
 @router.get("/games/{name:path}", response_model=GameInfo, summary="One game, with its rules", responses=errors(404))
-def game(name: str, s: ServicesDep) -> dict[str, Any]:
-    """One game of the catalogue, with its information (rules, author, source) as
-    its script gives it. Uploaded games are named `author/name`."""
+def game(name: str, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+    """One game of the catalogue, with its information (rules, author, source) in your
+    language (`info`), and as its script gives it (`info_texts`: a text, or a table of
+    languages). Uploaded games are named `author/name`."""
     entry = s.catalogue.find(name)
-    return {**entry.summary(), "info": (entry.info or {}).get("info", {})}
+    return {**reading.game(entry.summary(), entry.info, lang), "info": reading.texts(entry.info, lang),
+            "info_texts": (entry.info or {}).get("info", {})}
 
 
 class LuaSource(PlainTextResponse):

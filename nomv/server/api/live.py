@@ -18,6 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
 from ..accounts import token_hash
+from .. import reading
 from ..errors import ApiError, UpgradeRequired
 from ..guard import public_host, same_site
 from ..live import SESSION_ENDED
@@ -35,7 +36,8 @@ DESCRIPTION = (
     "`?token=TOKEN`; anyone else watches as a spectator). The first message is "
     "`{\"type\": \"match\", \"events\": [\"hello\"], \"match\": {...}}`; then one message per change "
     "(a move, a takeback, a draw offer, the end...), each built for you as `GET /api/matches/{id}` "
-    "would answer (`events` names what happened). Send `ping` to get `pong`. A socket opened with a "
+    "would answer (`events` names what happened), worded in the language of `?lang=` (else of "
+    "Accept-Language). Send `ping` to get `pong`. A socket opened with a "
     "session is closed (1008) when that session ends (a logout, a password change). Prefer the header "
     "to `?token=`: addresses end up in logs (nomv hides the token in its own). Over plain HTTP: 426. "
     "A socket over the limits (watchers of one match, anonymous sockets of one address, a user's "
@@ -63,8 +65,10 @@ async def live(websocket: WebSocket, match_id: int) -> None:
     if token and current is None:
         await websocket.close(code=1008, reason="this session has ended: log in again")
         return
+    # (a page's WebSocket cannot send headers of its own: it names its language in ?lang=)
+    lang = reading.language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
     try:
-        first = await run_in_threadpool(s.rounds.show, match_id, current)
+        first = await run_in_threadpool(s.rounds.show, match_id, current, lang)
     except ApiError as exc:
         await websocket.close(code=1008, reason=exc.message[:120])
         return
@@ -123,7 +127,7 @@ async def live(websocket: WebSocket, match_id: int) -> None:
                 await websocket.close(code=1008, reason=ended)
                 return
             # (each socket builds its answer: one per viewer class and version would do)
-            shown = await run_in_threadpool(s.rounds.show, match_id, current)
+            shown = await run_in_threadpool(s.rounds.show, match_id, current, lang)
             await websocket.send_json(message([e["kind"] for e in events], shown))
     except (WebSocketDisconnect, RuntimeError):
         pass

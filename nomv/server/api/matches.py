@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from .deps import BaseUrl, MatchId, MaybeMe, Me, ServicesDep
+from .deps import BaseUrl, Lang, MatchId, MaybeMe, Me, ServicesDep
 from .errors import errors
 from .models import AS_SEEN, Created, DrawIn, Earlier, MatchSummary, MoveIn, MyMatch, NewMatch, Played, TakebackIn
 
@@ -45,21 +45,25 @@ def list_matches(s: ServicesDep, status: str | None = Query(None, description="w
 
 @router.get("/me/matches", response_model=list[MyMatch], summary="Your matches, your turn first",
             responses=errors(401))
-def my_matches(current: Me, s: ServicesDep) -> list[dict[str, Any]]:
+def my_matches(current: Me, s: ServicesDep, lang: Lang) -> list[dict[str, Any]]:
     """Your matches: first those where it is your turn (the soonest deadline first), then
     challenges to accept or decline, then your other running matches, then the rest, most
-    recently changed first."""
-    return s.listings.mine(current)
+    recently changed first. Each reads as on its page, in your language: its `title`, its
+    `line` (your turn, whose turn, the result, a challenge) and its seats' words."""
+    return s.listings.mine(current, lang=lang)
 
 
 @router.get("/matches/{match_id}", **AS_SEEN, summary="A match, as you may see it",
             responses=errors(401, 404))
-def get_match(match_id: MatchId, current: MaybeMe, s: ServicesDep) -> dict[str, Any]:
+def get_match(match_id: MatchId, current: MaybeMe, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """The match built from your view: a player sees what the game's `view` hook leaves
     them (another's hidden target is not there), a spectator the view of no player, and
     everyone the whole state once the match has ended. `legal` lists your legal moves when
-    it is your turn. `outcome` is null while the match runs."""
-    return s.rounds.show(match_id, current)
+    it is your turn. `outcome` is null while the match runs. What it says in words (`title`,
+    `line`, `offers`, `status_line`, the seats' `role`, `label`, `who` and `notes`) is in your
+    language (`lang`, else Accept-Language), as the desktop says it (nomv.play.wording); `drawing`
+    is what the desktop window draws of `scene` (nomv.play.drawing)."""
+    return s.rounds.show(match_id, current, lang)
 
 
 @router.get("/matches/{match_id}/positions/{ply}", response_model=Earlier, response_model_exclude_unset=True,
@@ -72,41 +76,44 @@ def earlier(ply: int, match_id: MatchId, current: MaybeMe, s: ServicesDep) -> di
 
 @router.post("/matches/{match_id}/moves", response_model=Played, summary="Play a move",
              responses=errors(401, 404, 409, 502, write=True))
-def play(body: MoveIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+def play(body: MoveIn, match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """`{"ply": N, "move": [...steps] or "notation"}`, where N is the ply of the position
     you saw (pbmserv's `move#moveno`). 409 if the match has moved on (with the current
     position in `match`), 422 if the move is illegal (with the script's reason), 403 if it
     is not your turn or not your match, 502 if the game's script failed."""
-    return s.rounds.play(current, match_id, body.ply, body.move)
+    return s.rounds.play(current, match_id, body.ply, body.move, lang)
 
 
 @router.post("/matches/{match_id}/resign", **AS_SEEN, summary="Resign",
              responses=errors(401, 404, 409, write=True))
-def resign(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
-    """You lose; with more than two players, the others share the win."""
-    return s.rounds.resign(current, match_id)
+def resign(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+    """You lose; with more than two players, the others share the win. Holding several seats,
+    you resign the one to move (409 when none is)."""
+    return s.rounds.resign(current, match_id, lang)
 
 
 @router.post("/matches/{match_id}/abort", **AS_SEEN, summary="Abort a match before every player has moved",
              responses=errors(401, 404, 409, write=True))
-def abort(match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+def abort(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """Ends a running match that no one wins or loses, while some player has made no move yet
     (someone who never turns up; a wrong game chosen). Not rated."""
-    return s.rounds.abort(current, match_id)
+    return s.rounds.abort(current, match_id, lang)
 
 
 @router.post("/matches/{match_id}/draw", **AS_SEEN, summary="Offer, accept or decline a draw",
              responses=errors(401, 404, 409, write=True))
-def draw(body: DrawIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+def draw(body: DrawIn, match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """The match is drawn when every player has offered or accepted. An offer lapses at
-    the next move; computer players decline at once (`draw_offer` stays null)."""
-    return s.rounds.draw(current, match_id, body.action)
+    the next move. Computer players answer at once, as on the desktop (nomv.play.policy): each
+    accepts when it expects half the points or less; else `draw_offer` stays null and the
+    answer's `message` says who declined and why."""
+    return s.rounds.draw(current, match_id, body.action, lang)
 
 
 @router.post("/matches/{match_id}/takeback", **AS_SEEN,
              summary="Ask for a takeback, accept or refuse one", responses=errors(401, 404, 409, 502, write=True))
-def takeback(body: TakebackIn, match_id: MatchId, current: Me, s: ServicesDep) -> dict[str, Any]:
+def takeback(body: TakebackIn, match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
     """`ask` takes back your last move and every move after it once the other players
     accept. Computer players accept at once, except where it would show the future: in a
     game with hidden information, or when the moves to take back drew chance (409)."""
-    return s.rounds.takeback(current, match_id, body.action)
+    return s.rounds.takeback(current, match_id, body.action, lang)

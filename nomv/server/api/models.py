@@ -185,11 +185,16 @@ class Profile(Answer):
 
 # -- answers: games ------------------------------------------------------------------------------------
 
+#: A text of the script as it gives it: a text, or a table of languages ({"en": ..., "it": ...}).
+ScriptText = Annotated[Any, Field(description="as the script gives it: a text, or a table of languages")]
+
+
 class PlayersOut(Answer):
     min: int
     max: int
     default: int
-    names: list[str] = Field(description="the game's name for each seat")
+    names: list[str] = Field(description="the game's name for each seat, in your language")
+    name_texts: list[ScriptText] = Field([], description="the same as the script gives them (null: unnamed)")
     colours: list[Any]
 
 
@@ -200,13 +205,18 @@ class OptionOut(Answer):
     min: Any = None
     max: Any = None
     choices: list[Any]
-    help: str | None
-    allowed: str | None = Field(description="the values allowed, in words")
+    label: str = Field(description="the option's name for people, in your language")
+    help: str | None = Field(description="what the option does, in your language")
+    allowed: str | None = Field(description="the values allowed, in words, in your language")
+    order: int | None = Field(None, description="where the option stands among the others")
+    label_text: ScriptText = None
+    help_text: ScriptText = None
 
 
 class GameOut(Answer):
     name: str = Field(description="the catalogue name: `trinim`, or `author/name` for an upload")
-    title: str
+    title: str = Field(description="in your language (`lang`, else Accept-Language)")
+    title_text: ScriptText = None
     origin: Literal["bundled", "server", "upload"]
     author: str | None
     sha256: str
@@ -217,7 +227,10 @@ class GameOut(Answer):
 
 
 class GameInfo(GameOut):
-    info: dict[str, Any] = Field(description="what the script says of itself: rules, author, source, ...")
+    info: dict[str, Any] = Field(description="what the script says of itself: rules, author, source, ..., "
+                                             "each in your language")
+    info_texts: dict[str, Any] = Field(description="the same as the script gives it (a text, or a table of "
+                                                   "languages, each)")
 
 
 class StandingRow(Answer):
@@ -236,14 +249,6 @@ class StandingRow(Answer):
 class Standings(Answer):
     game: str
     standings: list[StandingRow]
-
-
-class Preview(Answer):
-    game: str
-    variant: str | None
-    scene: dict[str, Any] | None = Field(description="the scene of the opening position, as a spectator sees it")
-    to_move: int | None
-    players: int
 
 
 class Diagnostic(Answer):
@@ -280,18 +285,28 @@ class Outcome(Answer):
     winner: int | None
     ranks: list[int] = Field(description="each seat's rank, 1 first; equal ranks share")
     scores: list[int | float] | None
-    reason: str | None
-    text: str = Field(description="the result in words")
+    reason: ScriptText = Field(description="the script's reason (a text, or a table of languages), or the "
+                                           "result in words when the players ended the match")
+    text: str = Field(description="the result in words, in English, as the match's record keeps it "
+                                  "(the answer's `line` says it in your language)")
     how: Literal["game", "resign", "timeout", "draw"]
     ratings: list[RatingChange] | None = Field(None, description="a rated match: each player's rating "
                                                                  "before and after it")
     unrated: str | None = Field(None, description="why a match that was to be rated changed no rating "
                                                   "(it ended too soon); the key only then")
+    by: int | None = Field(None, description="the seat that resigned or ran out of time")
 
 
-class SeatOut(Answer):
+class SeatWords(Answer):
+    """What a seat is called in words, in your language (nomv.play.wording, as on the desktop)."""
+    role: str = Field(description="the game's name for the seat (\"Player 2\" where the game names none)")
+    label: str = Field(description="who plays it: a user's name, \"open seat\", a computer player and its level")
+    who: str = Field(description="both together, as a result names the seat: \"White (alice)\"")
+    notes: list[str] = Field(description="you, thinking, the computer's estimate, not accepted yet")
+
+
+class SeatOut(SeatWords):
     seat: int
-    role: str = Field(description="the game's name for the seat")
     kind: Literal["user", "open", "computer"]
     user: str | None
     spec: str | None = Field(description="a computer seat's player, e.g. medium or mcts:1s")
@@ -315,9 +330,51 @@ class LegalMove(Answer):
 
 
 class Mark(Answer):
+    """A mark of the last move on a place, as the drawing has it among its shapes (the place's
+    shape in board units: a rect's x, y, w, h; a circle's x, y, r; a polygon's points, cx, cy)."""
+    draw: Literal["mark"]
     kind: Literal["step", "vacated"]
-    id: str | None = Field(description="the id of the place, if it has one")
-    item: dict[str, Any] = Field(description="the scene item of the place")
+    id: str | None = Field(None, description="the id of the place, if it has one")
+    index: int | None = Field(None, description="the place's scene item, when it is in the scene")
+    side: bool | None = Field(None, description="true: the place stands beside the board")
+    shape: str
+    points: list[list[float]] | None = None
+    x: float | None = None
+    y: float | None = None
+    r: float | None = None
+    w: float | None = None
+    h: float | None = None
+    cx: float | None = None
+    cy: float | None = None
+
+
+class Drawing(Answer):
+    """What to draw for a scene, in order, in board units, every colour decided: what the
+    desktop window draws of the same scene (nomv.play.drawing; docs/gui.md)."""
+    base: list[dict[str, Any]] = Field(description="the shapes by layer, the last move's marks among them")
+    texts: list[dict[str, Any]] = Field(description="the scene's texts, drawn above the highlights")
+    edge: list[dict[str, Any]] = Field(description="the coordinates around the board")
+    cells: list[dict[str, Any]] = Field(description="else each place's id, small, in its place")
+    places: dict[str, int] = Field(description="each clickable id: its place's index in `base`")
+    ring_colours: dict[str, dict[str, list[int]]] = Field(description="rings of another colour on a place")
+    buttons: list[dict[str, str]] = Field(description="steps that name no scene item, when legal moves were given")
+    bounds: list[float]
+    board_bounds: list[float] | None
+    side_bounds: list[float] | None
+    edge_reach: float
+    edge_bounds: list[float] | None
+    colours: dict[str, Any] = Field(description="nomv's own colours (rings, marks, ink): nomv/play/colours.json")
+    coordinate_px: list[float] = Field(description="the smallest and largest coordinate, in pixels")
+    cell_id_px: float
+
+
+class Preview(Answer):
+    game: str
+    variant: str | None
+    scene: dict[str, Any] | None = Field(description="the scene of the opening position, as a spectator sees it")
+    drawing: Drawing | None = Field(None, description="what to draw of that scene (nomv.play.drawing)")
+    to_move: int | None
+    players: int
 
 
 class Button(Answer):
@@ -343,6 +400,11 @@ class TimeControl(Answer):
     increment: float
 
 
+class Line(Answer):
+    text: str = Field(description="whose turn it is (by person and role), the result, a challenge...")
+    kind: str = Field(description="yours, turn, result, waiting or not played")
+
+
 class MatchOut(Answer):
     id: int
     game: str
@@ -356,6 +418,11 @@ class MatchOut(Answer):
     version: int = Field(description="grows with every change of the match")
     to_move: int | None
     seats: list[SeatOut]
+    line: Line = Field(description="the one line about the match in your language (nomv.play.wording)")
+    offers: list[str] = Field(description="the offers pending, in words (a draw, a takeback)")
+    status_line: str = Field(description="the script's status line in your language while the match runs "
+                                         "(none once it has ended: `line` says how)")
+    message: str | None = Field(None, description="a draw offer's answer: why a computer player declined it")
     you: list[int] = Field(description="your seats")
     creator: str | None = Field(None, description="who started the match (may cancel it while it waits)")
     viewer: int | Literal["spectator", "whole"] = Field(
@@ -363,9 +430,12 @@ class MatchOut(Answer):
     outcome: Outcome | None = Field(description="null while the match runs")
     view: Any = Field(description="the state as you may know it (the game's view hook)")
     scene: dict[str, Any] | None = Field(description="what to draw, from your view")
-    marks: list[Mark] = Field(description="the places of the last move (nomv.boardmarks)")
+    drawing: Drawing | None = Field(description="what to draw of `scene` (nomv.play.drawing), as the desktop does")
+    marks: list[Mark] = Field(description="the places of the last move, as `drawing` has them (nomv.play.marks)")
     buttons: list[Button] = Field(description="when it is your turn: the steps of your legal moves "
                                                "that name no scene item (pass, roll), to show as buttons")
+    step_names: dict[str, str] = Field(description="when it is your turn: how messages name each step of "
+                                                   "your legal moves (its notation, or its place's label)")
     moves: list[str]
     last_move: LastMove | None
     legal: list[list[str]] = Field(description="your legal moves (each a list of step ids) when "
@@ -395,6 +465,7 @@ class Earlier(Answer):
     ply: int
     view: Any
     scene: dict[str, Any] | None
+    drawing: Drawing | None = Field(None, description="what to draw of `scene` (nomv.play.drawing)")
     marks: list[Mark]
     error: str | None = Field(None, description="why the view cannot be shown, when the script failed")
     moves: list[str] = Field(description="the moves up to this position")
@@ -424,7 +495,7 @@ class MatchSummary(Answer):
     updated_at: str
 
 
-class ListedSeat(Answer):
+class ListedSeat(SeatWords):
     seat: int
     kind: Literal["user", "open", "computer"]
     user: str | None
@@ -438,7 +509,8 @@ class MySeat(ListedSeat):
 class MyMatch(Answer):
     id: int
     game: str
-    title: Any = Field(description="the game's title (a text, or a table of languages)")
+    title: str = Field(description="the game's title in your language")
+    line: Line = Field(description="as on the match's page: your turn, whose turn, the result, a challenge")
     rated: bool
     time_per_move: float | None
     clock: TimeControl | None
@@ -457,7 +529,8 @@ class MyMatch(Answer):
 class Challenge(Answer):
     id: int
     game: str
-    title: Any = Field(description="the game's title (a text, or a table of languages)")
+    title: str = Field(description="the game's title in your language")
+    line: Line
     options: dict[str, Any]
     variant: str | None
     time_per_move: float | None
@@ -472,6 +545,8 @@ class Challenge(Answer):
 class Invitation(Answer):
     id: int
     game: str
+    title: str = Field(description="the game's title in your language")
+    line: Line
     status: Status
     open_seats: list[int]
     seats: list[ListedSeat]
@@ -483,6 +558,12 @@ class Joined(Answer):
 
 
 # -- the server ------------------------------------------------------------------------------------
+
+class Words(Answer):
+    lang: str = Field(description="the language chosen: the nearest the server speaks, else en")
+    languages: dict[str, str] = Field(description="every language the server speaks: code -> its name")
+    words: dict[str, str] = Field(description="nomv's own words: the English text -> its translation")
+
 
 class Health(Answer):
     ok: Literal[True]

@@ -1,4 +1,4 @@
-"""The server itself: whether it is up."""
+"""The server itself: whether it is up, and nomv's own words for the pages."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,9 +6,10 @@ from typing import Any
 from fastapi import APIRouter
 
 from ... import __version__
+from ...play import words
 from .deps import ServicesDep
 from .errors import errors
-from .models import Health
+from .models import Health, Words
 
 router = APIRouter(prefix="/api", tags=["server"])
 
@@ -21,3 +22,14 @@ async def health(s: ServicesDep) -> dict[str, Any]:
     return {"ok": True, "version": __version__, "database": s.store.backend,
             "cached_positions": s.engines.cached(), "cached_bytes": s.engines.cached_bytes(),
             "live_connections": s.live.count()}
+
+
+@router.get("/words/{lang}", response_model=Words, summary="nomv's words in a language, for pages",
+            responses=errors())
+def catalogue_of_words(lang: str) -> dict[str, Any]:
+    """nomv's own words in `lang` (the nearest language the server speaks, else English):
+    `{lang, languages: {code: name}, words: {English text: translation}}`, from the same
+    gettext catalogue the desktop uses (nomv/locale). A page translates its own words with it;
+    the answers about matches come worded already."""
+    chosen = words.normalize(lang)
+    return {"lang": chosen, "languages": words.language_names(), "words": words.catalogue(chosen)}

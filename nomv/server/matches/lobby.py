@@ -121,11 +121,14 @@ class Lobby:
             raise NotFound("no match has this invitation (it may be mistyped)")
         return m
 
-    def invitation_info(self, token: str) -> dict[str, Any]:
+    def invitation_info(self, token: str, lang: str = "en") -> dict[str, Any]:
+        """What an invitation is for: the match's game, seats and open seats, worded in ``lang``."""
         m = self.invitation(token)
-        return {"id": m.id, "game": m.row.game, "status": m.row.status,
-                "open_seats": [s.seat for s in m.seats if s.kind == "open"],
-                "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in m.seats]}
+        return self.rounds.parts.views.listed({
+            "id": m.id, "game": m.row.game, "status": m.row.status,
+            "open_seats": [s.seat for s in m.seats if s.kind == "open"],
+            "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec} for s in m.seats]},
+            m.row, m.seats, [], lang)
 
     def join(self, user: User, token: str, seat: int | None = None) -> dict[str, Any]:
         """Takes an open seat of the invitation's match (the first, or ``seat``)."""
@@ -148,7 +151,7 @@ class Lobby:
                 self.notifier.changed(m, "seat taken", acting=user)
         return {"id": match_id, "seat": number}
 
-    def accept(self, user: User, match_id: int) -> dict[str, Any]:
+    def accept(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
         """Accepts the challenge of a match that names the user: the match as they see it."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -163,9 +166,9 @@ class Lobby:
                 m = rnd.load()
             if not self._start_if_ready(m, user):
                 self.notifier.changed(m, "accepted", acting=user)
-            return rnd.show(user)
+            return rnd.show(user, lang)
 
-    def decline(self, user: User, match_id: int) -> dict[str, Any]:
+    def decline(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
         """Declines the challenge of a match that names the user: it will not be played."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -175,9 +178,9 @@ class Lobby:
                 raise Conflict("you have no challenge to decline in this match")
             after = self._change(m, {"status": "declined", "to_move": None, "deadline": None})
             self.notifier.changed(after, "declined", acting=user)
-            return rnd.show(user)
+            return rnd.show(user, lang)
 
-    def cancel(self, user: User, match_id: int) -> dict[str, Any]:
+    def cancel(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
         """Cancels a match the user created, while it waits for players."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -187,7 +190,7 @@ class Lobby:
                 raise Conflict(f"only a match that has not started can be cancelled; this one is {m.row.status}")
             after = self._change(m, {"status": "cancelled", "to_move": None, "deadline": None})
             self.notifier.changed(after, "cancelled", acting=user)
-            return rnd.show(user)
+            return rnd.show(user, lang)
 
     def _start_if_ready(self, m: Match, user: User) -> bool:
         """Starts the match if every seat is taken and accepted: whether it did."""

@@ -24,7 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal
 
-from .. import ratings
+from ...play import policy, wording
+from ...play.match import Result
+from .. import ratings, reading
 from ..accounts import User
 from ..engines import Engines
 from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
@@ -32,8 +34,7 @@ from ..store import now
 from .clock import Fischer, deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
-from .seating import seat_names
-from .views import Views
+from .views import Views, estimates
 
 #: People's acts (moves, resignations, offers) under way at once in this process, on one match
 #: (holding or waiting for its lock) and by one user: each holds a request thread (the framework
@@ -97,16 +98,16 @@ class Round:
         self.version = m.row.version
         return m
 
-    def show(self, user: User | None) -> dict[str, Any]:
-        """The match as ``user`` may see it now (None: an anonymous spectator)."""
+    def show(self, user: User | None, lang: str = "en") -> dict[str, Any]:
+        """The match as ``user`` may see it now (None: an anonymous spectator), worded in ``lang``."""
         m = self.load()
         if m.row.overdue(now()):
             self.end_if_overdue()
             m = self.load()
-        return self._describe(m, user)
+        return self._describe(m, user, lang)
 
-    def _describe(self, m: Match, user: User | None) -> dict[str, Any]:
-        return self._parts.views.describe(m, user, self.thinking, self.failure)
+    def _describe(self, m: Match, user: User | None, lang: str = "en") -> dict[str, Any]:
+        return self._parts.views.describe(m, user, self.thinking, self.failure, lang=lang)
 
     def _running(self, m: Match, user: User | None) -> list[int]:
         """The user's seats, when they play in the running match."""
@@ -119,7 +120,7 @@ class Round:
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def play(self, user: User, ply: int, move: list[str] | str) -> dict[str, Any]:
+    def play(self, user: User, ply: int, move: list[str] | str, lang: str = "en") -> dict[str, Any]:
         """A person's move, given the ply of the position they saw (pbmserv's move#)."""
         with self._acting():
             m = self.load()
@@ -129,10 +130,10 @@ class Round:
             mine = self._running(m, user)
             if ply != m.row.ply:
                 raise Stale(f"the match is at ply {m.row.ply}, not {ply}: someone moved since you looked",
-                            ply=m.row.ply, match=self._describe(m, user))
+                            ply=m.row.ply, match=self._describe(m, user, lang))
             if m.row.to_move not in mine:
                 raise Forbidden(f"it is not your turn: seat {m.row.to_move} is to move")
-            return self._move(m, m.row.to_move, move, user)
+            return self._move(m, m.row.to_move, move, user, lang=lang)
 
     def computer_move(self, version: int, seat: int, steps: list[str], expects: float | None) -> None:
         """The move a computer player found for the match at ``version``: dropped if the match
@@ -150,7 +151,7 @@ class Round:
                 self._parts.notifier.computer_failed(self.id, m.row.version)
 
     def _move(self, m: Match, seat: int, move: list[str] | str, user: User | None,
-              expects: float | None = None) -> dict[str, Any]:
+              expects: float | None = None, lang: str = "en") -> dict[str, Any]:
         p = self._parts
         key = m.key()
         # (the players' views after the move, made with it: their next looks are answered
@@ -190,7 +191,7 @@ class Round:
             p.engines.forget(key)
             fresh = self.load()
             raise Stale(f"another move was stored first: the match is at ply {fresh.row.ply}",
-                        ply=fresh.row.ply, match=self._describe(fresh, user)) from None
+                        ply=fresh.row.ply, match=self._describe(fresh, user, lang)) from None
         p.engines.landed(key, played)
         self.failure = None
         after = m.changed(values, t, [*m.moves, stored])
@@ -201,17 +202,18 @@ class Round:
 
     # -- the end: resigning, agreeing a draw, running out of time ------------------------------------
 
-    def resign(self, user: User) -> dict[str, Any]:
+    def resign(self, user: User, lang: str = "en") -> dict[str, Any]:
         """The user loses; with more than two players, the others share the win."""
         with self._acting():
             m = self.load()
             mine = self._running(m, user)
-            seat = m.row.to_move if m.row.to_move in mine else mine[0]
-            ranks, text = self._losers(m, seat, "resigned")
-            self._end(m, ranks, "resign", text)
-            return self.show(user)
+            seat = policy.resigning_seat(mine, m.row.to_move)
+            if seat is None:
+                raise Conflict("you hold several seats and none of them is to move: resign on your turn")
+            self._end(m, policy.resigned(len(m.seats), seat))
+            return self.show(user, lang)
 
-    def abort(self, user: User) -> dict[str, Any]:
+    def abort(self, user: User, lang: str = "en") -> dict[str, Any]:
         """Ends the match with no result while some seat has not moved yet."""
         with self._acting():
             m = self.load()
@@ -232,7 +234,7 @@ class Round:
             except Lost:
                 raise Conflict("the match changed meanwhile; look again") from None
             self._changed(m.changed(values, t), "aborted", user)
-            return self.show(user)
+            return self.show(user, lang)
 
     def end_if_overdue(self) -> bool:
         """Ends the match if the player to move has run out of time."""
@@ -240,24 +242,17 @@ class Round:
             m = self.load()
             if not m.row.overdue(now()) or m.row.to_move is None:
                 return False
-            ranks, text = self._losers(m, m.row.to_move, "ran out of time")
             try:
-                self._end(m, ranks, "timeout", text)
+                self._end(m, policy.timed_out(len(m.seats), m.row.to_move))
             except Conflict:
                 return False
             return True
 
-    def _losers(self, m: Match, loser: int, what: str) -> tuple[list[int], str]:
-        names = seat_names(self._parts.views.role_names(m), m.seats)
-        ranks = [2 if s.seat == loser else 1 for s in m.seats]
-        others = [names[i] for i, r in enumerate(ranks) if r == 1]
-        verb = "wins" if len(others) == 1 else "share the win"
-        return ranks, f"{names[loser - 1]} {what}: {' and '.join(others)} {verb}"
-
-    def _end(self, m: Match, ranks: list[int], how: str, text: str) -> None:
-        first = [i + 1 for i, r in enumerate(ranks) if r == 1]
-        outcome = {"winner": first[0] if len(first) == 1 else None, "ranks": ranks, "scores": None,
-                   "reason": text, "text": text, "how": how}
+    def _end(self, m: Match, result: Result) -> None:
+        """Ends the match as the players ended it (nomv.play.policy: a resignation, a time run
+        out, a draw agreed); the outcome keeps its words as its record tells them (English)."""
+        text = reading.record_text(reading.match_view(m.row, m.seats, self._parts.views.entry(m).info, []), result)
+        outcome = {**result.to_json(), "reason": text, "text": text}
         values: MatchChange = {"status": "ended", "outcome": outcome, "to_move": None, "deadline": None,
                                "draw_offer": None, "takeback": None}
         self._unless_too_short(m, m.moves, values)
@@ -266,7 +261,7 @@ class Round:
         if fischer is not None:
             to_move = m.row.to_move
             person = to_move is not None and m.seat(to_move).kind == "user"
-            if how == "timeout" and to_move is not None:    # the time it had is all used
+            if result.how == "timeout" and to_move is not None:    # the time it had is all used
                 t_out = m.row.deadline if m.row.deadline is not None else t
                 values["clock"] = fischer.stopped(to_move, max(t_out, fischer.since or t_out), person).row()
             else:
@@ -277,7 +272,7 @@ class Round:
                 w.update(m, values, t)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
-        self._changed(m.changed(values, t), how)
+        self._changed(m.changed(values, t), result.how)
 
     @staticmethod
     def _unless_too_short(m: Match, moves: list[MoveRow], values: MatchChange) -> None:
@@ -305,8 +300,11 @@ class Round:
 
     # -- draws and takebacks ------------------------------------------------------------------
 
-    def draw(self, user: User, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
-        """Drawn when every player has offered or accepted; computer players decline at once."""
+    def draw(self, user: User, action: Literal["offer", "accept", "decline"], lang: str = "en") -> dict[str, Any]:
+        """Drawn when every player has offered or accepted.  Computer players answer at once,
+        as in the window (nomv.play.policy): each accepts when it expects half the points or
+        less (its estimate with its last move); a declined offer is not stored, and the answer's
+        ``message`` says who declined and why."""
         with self._acting():
             m = self.load()
             mine = self._running(m, user)
@@ -315,23 +313,30 @@ class Round:
                 if not offer:
                     raise Conflict("there is no draw offer to decline")
                 self._change(m, {"draw_offer": None}, "draw declined", user)
-            elif action == "accept" and not offer:
+                return self.show(user, lang)
+            if action == "accept" and not offer:
                 raise Conflict("there is no draw offer to accept")
-            elif any(s.kind == "computer" for s in m.seats):
-                # Computer players play on: the offer is declined at once (nothing is stored).
+            expects = estimates(m)
+            computers = [s.seat for s in m.seats if s.kind == "computer"]
+            answer = policy.computers_answer_draw([(seat, expects.get(seat)) for seat in computers])
+            if not answer.accepted:
+                assert answer.declined_by is not None, "a declined draw names who declined"
                 self._parts.notifier.changed(m, "draw declined", acting=user)
+                out = self.show(user, lang)
+                seen = reading.match_view(m.row, m.seats, self._parts.views.entry(m).info, mine)
+                out["message"] = wording.draw_declined(seen, answer.declined_by, answer.expects, lang)
+                return out
+            offer = sorted(set(offer) | set(mine) | set(computers))
+            if policy.draw_agreed(offer, [s.seat for s in m.seats]):
+                self._end(m, policy.agreed_draw(len(m.seats)))
             else:
-                offer = sorted(set(offer) | set(mine))
-                if set(offer) >= {s.seat for s in m.seats}:
-                    names = seat_names(self._parts.views.role_names(m), m.seats)
-                    self._end(m, [1] * len(m.seats), "draw", "draw agreed between " + ", ".join(names))
-                else:
-                    self._change(m, {"draw_offer": offer}, "draw offered", user)
-            return self.show(user)
+                self._change(m, {"draw_offer": offer}, "draw offered", user)
+            return self.show(user, lang)
 
-    def takeback(self, user: User, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
+    def takeback(self, user: User, action: Literal["ask", "accept", "decline"], lang: str = "en") -> dict[str, Any]:
         """``ask`` takes back the user's last move and every move after it once the others
-        accept (computer players do, unless it would show the future: _computers_agree)."""
+        accept (computer players do, as the window's undo, unless it would show the future:
+        _computers_agree)."""
         with self._acting():
             m = self.load()
             mine = self._running(m, user)
@@ -340,23 +345,23 @@ class Round:
                 if not request:
                     raise Conflict("there is no takeback to decline")
                 self._change(m, {"takeback": None}, "takeback declined", user)
-                return self.show(user)
+                return self.show(user, lang)
             if action == "accept":
                 if not request:
                     raise Conflict("there is no takeback to accept")
                 request = {**request, "agreed": sorted(set(request["agreed"]) | set(mine))}
             else:
-                own = [mv.ply for mv in m.moves if mv.seat in mine]
-                if not own:
+                back_to = policy.takeback_ply([mv.seat for mv in m.moves], mine)
+                if back_to is None:
                     raise Conflict("you have no move to take back")
-                self._computers_agree(m, own[-1])
-                agreed = sorted(set(mine) | {s.seat for s in m.seats if s.kind == "computer"})
-                request = {"by": m.moves[own[-1]].seat, "ply": own[-1], "agreed": agreed}
+                self._computers_agree(m, back_to)
+                computers = {s.seat for s in m.seats if s.kind == "computer" and policy.computer_accepts_takeback()}
+                request = {"by": m.moves[back_to].seat, "ply": back_to, "agreed": sorted(set(mine) | computers)}
             if set(request["agreed"]) >= {s.seat for s in m.seats}:
                 self._take_back(m, request["ply"], request["by"])
             else:
                 self._change(m, {"takeback": request}, "takeback asked", user)
-            return self.show(user)
+            return self.show(user, lang)
 
     def _computers_agree(self, m: Match, back_to: int) -> None:
         """Computer players agree to take moves back, unless that would show the future: in a
@@ -466,33 +471,35 @@ class Rounds:
 
     # -- the acts, each on its match's round ---------------------------------------------------------
 
-    def show(self, match_id: int, user: User | None) -> dict[str, Any]:
+    def show(self, match_id: int, user: User | None, lang: str = "en") -> dict[str, Any]:
         with self.pinned(match_id) as rnd:
-            return rnd.show(user)
+            return rnd.show(user, lang)
 
     def earlier(self, match_id: int, ply: int, user: User | None) -> dict[str, Any]:
         with self.pinned(match_id) as rnd:
             return self.parts.views.earlier(rnd.load(), ply, user)
 
-    def play(self, user: User, match_id: int, ply: int, move: list[str] | str) -> dict[str, Any]:
+    def play(self, user: User, match_id: int, ply: int, move: list[str] | str, lang: str = "en") -> dict[str, Any]:
         with self._acting(user, match_id) as rnd:
-            return rnd.play(user, ply, move)
+            return rnd.play(user, ply, move, lang)
 
-    def resign(self, user: User, match_id: int) -> dict[str, Any]:
+    def resign(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
         with self._acting(user, match_id) as rnd:
-            return rnd.resign(user)
+            return rnd.resign(user, lang)
 
-    def abort(self, user: User, match_id: int) -> dict[str, Any]:
+    def abort(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
         with self._acting(user, match_id) as rnd:
-            return rnd.abort(user)
+            return rnd.abort(user, lang)
 
-    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"]) -> dict[str, Any]:
+    def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"],
+             lang: str = "en") -> dict[str, Any]:
         with self._acting(user, match_id) as rnd:
-            return rnd.draw(user, action)
+            return rnd.draw(user, action, lang)
 
-    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"]) -> dict[str, Any]:
+    def takeback(self, user: User, match_id: int, action: Literal["ask", "accept", "decline"],
+                 lang: str = "en") -> dict[str, Any]:
         with self._acting(user, match_id) as rnd:
-            return rnd.takeback(user, action)
+            return rnd.takeback(user, action, lang)
 
     def end_overdue(self) -> int:
         """Ends every match whose player to move ran out of time: how many ended."""

@@ -1,10 +1,11 @@
-"""Who sits at a match: a seat as a request names it (a user, ``open``, a computer player), and
-how seats are named in texts (the game's role and who holds it)."""
+"""Who sits at a match: a seat as a request names it (a user, ``open``, a computer player).  How
+seats are named in texts is nomv.play.wording's (through nomv.server.reading)."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...ai.agents import LEVELS, AgentSpecError, MctsAgent, make_agent
+from ...ai.agents import AgentSpecError, MctsAgent, make_agent
+from ...play.policy import LEVELS
 from ..accounts import User
 from ..errors import Invalid
 from ..settings import Settings
@@ -68,12 +69,3 @@ def parse_seats(raw: Any, players: int, creator: User, find_user: Callable[[str]
         out.append(seat)
     return out
 
-
-def role(names: list[str], seat: int) -> str:
-    """The game's name for a seat (``Player 3`` where the game names none)."""
-    return names[seat - 1] if seat <= len(names) else f"Player {seat}"
-
-
-def seat_names(names: list[str], match_seats: list[SeatRow]) -> list[str]:
-    """Each seat as a result's text names it: its role and who holds it."""
-    return [f"{role(names, s.seat)} ({s.user or s.spec or 'open'})" for s in match_seats]

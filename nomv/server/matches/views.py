@@ -9,14 +9,21 @@ information.  The legal moves go only to the player to move.
 A viewer's *class* (:func:`viewer`) is what decides the answer besides the match's version: a
 seat, SPECTATOR or WHOLE.  Two viewers of one class at one version see the same position (their
 answers differ only in ``you`` and the seats marked as theirs), which is what a cache of answers
-per version and class can key on.
+per version and class can key on (with the reader's language: the answer's words are in it).
+
+What an answer says in words (whose turn, the result, the offers, each seat's role and player)
+and what it draws are nomv/play's, as in the window and text play: nomv.server.reading makes the
+match's rows into the play model's MatchView, nomv.play.wording words it, nomv.play.drawing (in
+the engines) draws its scene.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ...boardmarks import move_buttons
 from ...game import Move
+from ...play import policy, wording
+from ...play.marks import move_buttons, step_names
+from .. import reading
 from ..accounts import User
 from ..catalogue import Catalogue, Entry
 from ..engines import SPECTATOR, Engines
@@ -25,18 +32,12 @@ from ..snapshots import WHOLE, Snapshot
 from ..store import now
 from .clock import Fischer, iso
 from .repository import Match, MoveRow
-from .seating import role
 
 
 def viewer(m: Match, user: User | None) -> int | None:
     """Whose view a user gets: the whole state (WHOLE) once the match has ended; a player's own
     (the seat to move, when they hold several); a spectator's (SPECTATOR) otherwise."""
-    if m.row.over:
-        return WHOLE
-    mine = m.seats_of(user.id if user else None)
-    if not mine:
-        return SPECTATOR
-    return m.row.to_move if m.row.to_move in mine else mine[0]
+    return policy.viewer(m.row.over, m.seats_of(user.id if user else None), m.row.to_move)
 
 
 def last_move(moves: list[MoveRow]) -> dict[str, Any] | None:
@@ -44,6 +45,15 @@ def last_move(moves: list[MoveRow]) -> dict[str, Any] | None:
         return None
     mv = moves[-1]
     return {"ply": mv.ply, "seat": mv.seat, "steps": mv.steps, "notation": mv.notation}
+
+
+def estimates(m: Match) -> dict[int, float]:
+    """Each computer seat's estimate of its share of the points, with its latest move."""
+    expects: dict[int, float] = {}
+    for mv in m.moves:
+        if mv.expects is not None:
+            expects[mv.seat] = round(float(mv.expects), 3)
+    return expects
 
 
 class Views:
@@ -58,21 +68,36 @@ class Views:
             raise NotFound(f"the script of match {m.id} is missing")
         return entry
 
-    def role_names(self, m: Match) -> list[str]:
-        """The game's names of its seats (may be fewer than the seats)."""
-        return ((self.entry(m).info or {}).get("players") or {}).get("names") or []
+    def info(self, sha256: str) -> dict[str, Any]:
+        """What the catalogue knows of a script (its title, players' names...; {} if it is
+        missing): for lists, which name a match's script without loading the match."""
+        entry = self.catalogue.by_sha(sha256)
+        return (entry.info if entry is not None else None) or {}
 
-    def title(self, m: Match) -> str:
-        return (self.entry(m).info or {}).get("title", m.row.game)
+    def listed(self, shown: dict[str, Any], row: Any, seats: list[Any], mine: list[int],
+               lang: str, infos: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """A match of a list (``shown``, with one entry per seat) with its words in ``lang``:
+        its title, the line, and each seat's role and player (nomv.server.reading.listed);
+        ``infos`` keeps the scripts' information over one list (one look-up per script)."""
+        infos = {} if infos is None else infos
+        if row.script_sha256 not in infos:
+            infos[row.script_sha256] = self.info(row.script_sha256)
+        said = reading.listed(row, seats, infos[row.script_sha256], mine, lang)
+        return {**shown, "title": said["title"], "line": said["line"],
+                "seats": [{**seat, **words} for seat, words in zip(shown["seats"], said["seats"])]}
+
+    def title(self, m: Match, lang: str = "en") -> str:
+        """The game's title in ``lang``."""
+        return reading.title(self.entry(m).info, m.row.game, lang)
 
     def describe(self, m: Match, user: User | None, thinking: int | None = None,
-                 failure: str | None = None, snapshot: Snapshot | None = None) -> dict[str, Any]:
-        """The match as ``user`` may see it (None: an anonymous spectator); ``thinking`` is the
-        seat whose computer player searches, ``failure`` why a computer player could not move;
-        ``snapshot`` the position after a move, when the caller has it."""
+                 failure: str | None = None, snapshot: Snapshot | None = None,
+                 lang: str = "en") -> dict[str, Any]:
+        """The match as ``user`` may see it (None: an anonymous spectator), worded in ``lang``;
+        ``thinking`` is the seat whose computer player searches, ``failure`` why a computer
+        player could not move; ``snapshot`` the position after a move, when the caller has it."""
         r = m.row
         info = self.entry(m).info or {}
-        names = (info.get("players") or {}).get("names") or []
         seen_by = viewer(m, user)
         mine = m.seats_of(user.id if user else None)
         error = None
@@ -85,35 +110,41 @@ class Views:
         error = error or shown.get("error") or failure
         my_turn = r.running and r.to_move in mine and snapshot is not None
         legal = snapshot.legal if my_turn and snapshot is not None else []
-        buttons = []
-        if legal and shown.get("scene") is not None:
-            # the steps with no place on the board (pass, roll): buttons (nomv.boardmarks)
-            buttons = [{"id": b.id, "text": b.text} for b in move_buttons(
-                shown["scene"], [Move(tuple(mv["steps"]), bool(mv.get("any_order")), mv.get("label"))
-                                 for mv in legal], [mv["notation"] for mv in legal])]
+        scene = shown.get("scene")
+        buttons: list[dict[str, str]] = []
+        names: dict[str, str] = {}
+        if legal and scene is not None:
+            moves = [Move(tuple(mv["steps"]), bool(mv.get("any_order")), mv.get("label")) for mv in legal]
+            notations = [mv["notation"] for mv in legal]
+            # the steps with no place on the board (pass, roll): buttons; and how messages name
+            # each step (nomv.play.marks, as the window does)
+            buttons = [{"id": b.id, "text": b.text} for b in move_buttons(scene, moves, notations)]
+            names = step_names(scene, moves, notations, lang)
         # A computer seat's estimate with its latest move: none while a game with hidden
         # information runs, as the computer makes it from its own view (a good hidden hand
         # shows as a high figure: its opponents would read its secrets off it).
-        expects: dict[int, float] = {}
-        if r.over or not info.get("hidden_information"):
-            for mv in m.moves:
-                if mv.expects is not None:
-                    expects[mv.seat] = round(float(mv.expects), 3)
+        expects = estimates(m) if r.over or not info.get("hidden_information") else {}
+        thinking = thinking if r.running else None
+        seen = reading.match_view(r, m.seats, info, mine, thinking, expects)
+        said = reading.worded(seen, lang)
         t = now()
         clock = Fischer.of(r.clock)
         out = {
-            "id": r.id, "game": r.game, "title": info.get("title", r.game), "sha256": r.script_sha256,
+            "id": r.id, "game": r.game, "title": reading.title(info, r.game, lang), "sha256": r.script_sha256,
             "options": r.options, "variant": r.variant, "players": r.players, "status": r.status,
             "ply": r.ply, "version": r.version, "to_move": r.to_move if r.running else None,
-            "seats": [{"seat": s.seat, "role": role(names, s.seat), "kind": s.kind, "user": s.user,
-                       "spec": s.spec, "accepted": s.accepted, "you": s.seat in mine,
-                       "expects": expects.get(s.seat)} for s in m.seats],
+            "seats": [{"seat": s.seat, "kind": s.kind, "user": s.user, "spec": s.spec, "accepted": s.accepted,
+                       "you": s.seat in mine, "expects": expects.get(s.seat), **words}
+                      for s, words in zip(m.seats, said["seats"])],
+            "line": said["line"], "offers": said["offers"],
+            "status_line": wording.status_line(seen, scene.get("status") if isinstance(scene, dict) else None, lang),
             "you": mine,
             "creator": next((s.user for s in m.seats if s.user_id is not None and s.user_id == r.created_by), None),
             "viewer": "whole" if seen_by is WHOLE else "spectator" if seen_by == SPECTATOR else seen_by,
             "outcome": r.outcome,
-            "view": shown.get("view"), "scene": shown.get("scene"), "marks": shown.get("marks", []),
-            "buttons": buttons,
+            "view": shown.get("view"), "scene": scene, "drawing": shown.get("drawing"),
+            "marks": shown.get("marks", []),
+            "buttons": buttons, "step_names": names,
             "moves": [mv.notation for mv in m.moves],
             "last_move": last_move(m.moves),
             "legal": [mv["steps"] for mv in legal],
@@ -125,7 +156,7 @@ class Views:
             "clock": clock.shown(m.seats, r.to_move if r.running else None, t) if clock else None,
             "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
             "script_error": error,
-            "thinking": thinking if r.running else None,
+            "thinking": thinking,
         }
         if r.over:
             out["seed"] = r.seed

@@ -9,7 +9,7 @@ export async function accountPage(root, me) {
   clear(root);
   const page = el("div", { class: "account-page" }, el("h1", { text: t("Your account") }));
   root.append(page);
-  if (!me) { page.append(el("p", { text: t("account needed") })); return; }
+  if (!me) { page.append(el("p", { text: t("Log in to see your account.") })); return; }
   const email = el("input", { type: "email", name: "email", value: me.email || "", autocomplete: "email", maxlength: 254 });
   const notify = el("input", { type: "checkbox", name: "notify", checked: !!me.notify });
   const message = el("p", { role: "status" });

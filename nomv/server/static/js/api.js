@@ -1,5 +1,8 @@
 // The JSON API, as the pages use it: the session cookie authenticates (same site), errors come
-// back as {status, error, message} and are thrown as ApiError with the server's message.
+// back as {status, error, message} and are thrown as ApiError with the server's message.  Every
+// request names the page's language: the server words its answers in it (whose turn, results,
+// seat labels, option help).
+import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -11,7 +14,7 @@ export class ApiError extends Error {
 
 export async function api(method, path, body) {
   /** @type {any} */
-  const options = { method, credentials: "same-origin", headers: {} };
+  const options = { method, credentials: "same-origin", headers: { "Accept-Language": lang } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -20,7 +23,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch (e) {
-    throw new ApiError(0, { message: "the server cannot be reached" });
+    throw new ApiError(0, { message: t("The server cannot be reached") });
   }
   const text = await response.text();
   let data = null;

@@ -3,7 +3,7 @@
 // upload page at /upload, your account at /account, a player's page at /users/<name>.
 import { get, post } from "./api.js";
 import { el, clear } from "./dom.js";
-import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, lang, loadLanguage, setLanguage, t } from "./i18n.js";
 import { invitePage, lobbyPage } from "./lobby.js";
 import { matchPage } from "./match.js";
 import { accountPage } from "./account.js";
@@ -23,16 +23,16 @@ async function whoAmI() {
 
 function drawHeader(me) {
   clear(header);
-  const menu = el("select", { "aria-label": t("language"), "data-action": "language" },
+  const menu = el("select", { "aria-label": t("Language"), "data-action": "language" },
     Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, selected: code === lang, text: name })));
-  menu.addEventListener("change", () => { setLanguage(menu.value); go(location.pathname, false); });
+  menu.addEventListener("change", async () => { await setLanguage(menu.value); go(location.pathname, false); });
   // (append() would write a null as the text "null": the parts a visitor has not are left out)
   header.append(...[
-    el("a", { href: "/", class: "home", text: t("home") }),
+    el("a", { href: "/", class: "home", text: "nomv" }),
     el("span", { class: "spacer" }),
     me ? el("a", { href: "/upload", class: "nav", text: t("Upload") }) : null,
-    me ? el("a", { href: "/account", class: "me nav", text: t("logged in as", { name: me.name }) }) : null,
-    me ? el("button", { "data-action": "logout", text: t("log out"), onclick: async () => {
+    me ? el("a", { href: "/account", class: "me nav", text: t("Logged in as {name}", { name: me.name }) }) : null,
+    me ? el("button", { "data-action": "logout", text: t("Log out"), onclick: async () => {
       try { await post("/api/logout", {}); } catch (e) { /* logged out anyway */ }
       go("/");
     } }) : null,
@@ -72,4 +72,4 @@ document.addEventListener("click", (event) => {
   go(a.getAttribute("href"));
 });
 window.addEventListener("popstate", () => go(location.pathname, false));
-go(location.pathname, false);
+loadLanguage().then(() => go(location.pathname, false));

@@ -94,11 +94,12 @@ export class Clocks {
   tick() {
     if (!this.match) return;
     const faces = clockFaces(this.match, (performance.now() - this.at) / 1000);
+    const t = this.t;
     for (const face of faces) {
       const time = this.node.querySelector(`[data-clock="${face.seat}"]`);
       if (!time) continue;
       const box = /** @type {HTMLElement} */ (time.parentNode);
-      const text = face.out && face.running ? this.t("Time is up") : formatClock(face.left, this.t);
+      const text = face.out && face.running ? t("Time is up") : formatClock(face.left, t);
       if (time.textContent !== text) time.textContent = text;
       box.classList.toggle("running", face.running);
       box.classList.toggle("warning", face.warning && this.match.status === "active");

@@ -5,11 +5,13 @@
 import { get, post } from "./api.js";
 import { draw } from "./board.js";
 import { el, clear } from "./dom.js";
-import { localized, t } from "./i18n.js";
+import { lang, localized, t } from "./i18n.js";
 import { challengeTerms, ratedByDefault, timeChoice } from "./lobbyparts.js";
 import { ratingText } from "./matchparts.js";
 
+// The computer players a seat may have, by level (nomv/ai: LEVELS), with their names in words.
 const LEVELS = ["easy", "medium", "hard", "random"];
+const levelName = (level) => ({ easy: t("easy"), medium: t("medium"), hard: t("hard"), random: t("random") })[level];
 
 export function loginForm(onDone) {
   const name = el("input", { name: "name", autocomplete: "username", required: true, maxlength: 32 });
@@ -26,20 +28,20 @@ export function loginForm(onDone) {
     }
   }
   const form = el("form", { class: "login", onsubmit: (e) => { e.preventDefault(); go(false); } },
-    el("label", {}, t("name"), name),
-    el("label", {}, t("password"), password),
+    el("label", {}, t("Name"), name),
+    el("label", {}, t("Password"), password),
     el("label", { class: "optional" }, t("E-mail (optional, for “your turn” mails)"), email),
     el("div", { class: "buttons" },
-      el("button", { type: "submit", "data-action": "login", text: t("log in") }),
-      el("button", { type: "button", "data-action": "register", text: t("register"), onclick: () => go(true) })),
+      el("button", { type: "submit", "data-action": "login", text: t("Log in") }),
+      el("button", { type: "button", "data-action": "register", text: t("Register"), onclick: () => go(true) })),
     message);
-  return el("section", { class: "account" }, el("p", { text: t("account needed") }), form);
+  return el("section", { class: "account" }, el("p", { text: t("Log in or register to play.") }), form);
 }
 
 function matchLine(m, me) {
-  const others = (m.seats || []).filter((s) => s.user !== me.name)
-    .map((s) => s.user || (s.kind === "computer" ? `${t("computer")} ${t(s.spec) || s.spec}` : t("open")));
-  const what = m.your_turn ? t("your turn") : m.to_answer ? t("challenge", { name: (m.seats.find((s) => s.accepted && s.user && s.user !== me.name) || {}).user || "?" }) : t(m.status);
+  // (the server words the seats and the line: whose turn, the result, a challenge)
+  const others = (m.seats || []).filter((s) => s.user !== me.name).map((s) => s.label || s.user || "?");
+  const what = m.line ? m.line.text : m.status;
   return el("li", { class: m.your_turn ? "mine turn" : "mine" },
     el("a", { href: `/matches/${m.id}`, "data-match": m.id }, `${localized(m.title, m.game)} #${m.id}`),
     el("span", { class: "who", text: others.join(", ") }),
@@ -47,10 +49,10 @@ function matchLine(m, me) {
 }
 
 async function myMatches(me) {
-  const box = el("section", { class: "my-matches" }, el("h2", { text: t("my matches") }));
+  const box = el("section", { class: "my-matches" }, el("h2", { text: t("My matches") }));
   try {
     const list = await get("/api/me/matches");
-    if (!list.length) box.append(el("p", { text: t("no matches") }));
+    if (!list.length) box.append(el("p", { text: t("No matches yet.") }));
     else box.append(el("ul", {}, list.map((m) => matchLine(m, me))));
   } catch (e) {
     box.append(el("p", { class: "message", text: e.message }));
@@ -59,10 +61,10 @@ async function myMatches(me) {
 }
 
 async function challenges(me, onJoined) {
-  const box = el("section", { class: "challenges" }, el("h2", { text: t("open challenges") }));
+  const box = el("section", { class: "challenges" }, el("h2", { text: t("Open challenges") }));
   try {
     const list = await get("/api/challenges");
-    if (!list.length) box.append(el("p", { text: t("no challenges") }));
+    if (!list.length) box.append(el("p", { text: t("No open challenges.") }));
     const ul = el("ul");
     for (const c of list) {
       const by = c.seats.filter((s) => s.user).map((s) => s.user).join(", ");
@@ -71,7 +73,7 @@ async function challenges(me, onJoined) {
         el("a", { class: "game", href: `/matches/${c.id}`, "data-match": c.id, text: `${localized(c.title, c.game)} #${c.id}` }),
         el("span", { class: "who", text: by }),
         el("span", { class: "terms", text: challengeTerms(c) }),
-        me && !mineAlready ? el("button", { "data-action": "join", "data-match": c.id, text: t("join"),
+        me && !mineAlready ? el("button", { "data-action": "join", "data-match": c.id, text: t("Join"),
           onclick: async () => {
             try { const r = await post(`/api/invites/${encodeURIComponent(c.invite)}`, {}); onJoined(r.id || c.id); }
             catch (e) { box.append(el("p", { class: "message", text: e.message })); }
@@ -104,25 +106,26 @@ function optionInput(spec) {
     if (input.type === "number") return Number(input.value);
     return input.value;
   };
-  return { node: el("label", { title: spec.help || "" }, `${spec.name} `, input, el("small", { text: spec.allowed || "" })), read, spec };
+  return { node: el("label", { title: spec.help || "" }, `${spec.label || spec.name} `, input,
+                    el("small", { text: spec.help || spec.allowed || "" })), read, spec };
 }
 
 function seatInput(n, me) {
   const kind = el("select", { name: `seat-${n}`, "data-seat": n },
     el("option", { value: "me", text: t("me"), selected: n === 1 }),
-    el("option", { value: "friend", text: t("a friend") }),
-    el("option", { value: "open", text: t("open seat"), selected: n === 2 }),
-    LEVELS.map((l) => el("option", { value: l, text: `${t("computer")}: ${t(l)}` })));
-  const friend = el("input", { name: `friend-${n}`, placeholder: t("name"), hidden: true, maxlength: 32 });
+    el("option", { value: "friend", text: t("a friend (their name)") }),
+    el("option", { value: "open", text: t("open (anyone, by invitation link)"), selected: n === 2 }),
+    LEVELS.map((l) => el("option", { value: l, text: `${t("computer")}: ${levelName(l)}` })));
+  const friend = el("input", { name: `friend-${n}`, placeholder: t("Name"), hidden: true, maxlength: 32 });
   kind.addEventListener("change", () => { friend.hidden = kind.value !== "friend"; });
   const read = () => kind.value === "me" ? me.name : kind.value === "friend" ? friend.value.trim() : kind.value;
-  return { node: el("div", { class: "seat-choice" }, el("span", { text: t("seat", { n }) }), kind, friend), read };
+  return { node: el("div", { class: "seat-choice" }, el("span", { text: t("Seat {n}", { n }) }), kind, friend), read };
 }
 
 function newMatchForm(game, me, onCreated) {
   const p = game.players || { min: 2, max: 2, default: 2 };
   const variantSelect = el("select", { name: "variant" },
-    el("option", { value: "", text: t("default options") }),
+    el("option", { value: "", text: t("(default options)") }),
     Object.keys(game.variants || {}).map((v) => el("option", { value: v, text: v })));
   const options = (game.options || []).map(optionInput);
   const seatsBox = el("div", { class: "seats-choice" });
@@ -164,27 +167,27 @@ function newMatchForm(game, me, onCreated) {
       if (created.invite_page) {
         const link = el("input", { class: "invite-link", readonly: true, value: created.invite_page, size: 48 });
         message.className = "invitation";
-        message.append(el("p", { text: t("invitation") }), link,
-          el("button", { type: "button", "data-action": "copy", text: t("copy"),
+        message.append(el("p", { text: t("Invitation link (send it to your friend):") }), link,
+          el("button", { type: "button", "data-action": "copy", text: t("Copy"),
             onclick: async (e) => {
               link.select();
               try { await navigator.clipboard.writeText(link.value); } catch (err) { document.execCommand && document.execCommand("copy"); }
-              e.target.textContent = t("copied");
+              e.target.textContent = t("Copied");
             } }),
-          el("a", { href: `/matches/${created.id}`, text: t("go to match") }));
+          el("a", { href: `/matches/${created.id}`, text: t("Go to the match") }));
       } else onCreated(created.id);
     } catch (e) {
       message.append(el("p", { text: e.message }));
     }
   }
   return el("form", { class: "new-match", onsubmit: submit },
-    el("h3", { text: t("new match") }),
-    el("label", {}, `${t("variant")} `, variantSelect),
-    options.length ? el("fieldset", {}, el("legend", { text: t("options") }), options.map((o) => o.node)) : null,
-    el("fieldset", {}, el("legend", { text: t("seats") }), seatsBox),
+    el("h3", { text: t("New match") }),
+    el("label", {}, `${t("Variant")} `, variantSelect),
+    options.length ? el("fieldset", {}, el("legend", { text: t("Options") }), options.map((o) => o.node)) : null,
+    el("fieldset", {}, el("legend", { text: t("Seats") }), seatsBox),
     el("label", {}, `${t("Time control")} `, time),
-    el("label", {}, rated, ` ${t("rated")}`),
-    el("button", { type: "submit", "data-action": "create", text: t("start") }),
+    el("label", {}, rated, ` ${t("Rated")}`),
+    el("button", { type: "submit", "data-action": "create", text: t("Start the match") }),
     message);
 }
 
@@ -200,12 +203,12 @@ async function gameDetails(game, me, onCreated) {
     if (preview && preview.scene) {
       const picture = el("div", { class: "board preview" });
       box.append(picture);
-      requestAnimationFrame(() => draw(picture, preview.scene, {}));
+      requestAnimationFrame(() => draw(picture, preview.drawing, { lang }));
     }
-    if (rules) box.append(el("h3", { text: t("rules") }), el("p", { class: "rules", text: localized(rules) }));
+    if (rules) box.append(el("h3", { text: t("Rules") }), el("p", { class: "rules", text: localized(rules) }));
     if (standing && standing.standings.length) {
-      box.append(el("h3", { text: t("standings") }), el("table", { class: "standings" },
-        el("tr", {}, ["#", t("name"), t("rating"), t("games played"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
+      box.append(el("h3", { text: t("Standings") }), el("table", { class: "standings" },
+        el("tr", {}, ["#", t("Name"), t("rating"), t("games"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
         standing.standings.map((r) => el("tr", {}, [r.rank, r.name, ratingText(r), r.games, r.wins, r.draws, r.losses]
           .map((v) => el("td", { text: String(v) }))))));
     }
@@ -236,7 +239,7 @@ export async function lobbyPage(root, me, go, live = undefined) {
     challengesBox.replaceWith(fresh);
     challengesBox = fresh;
   });
-  const gamesBox = el("section", { class: "games" }, el("h2", { text: t("games") }));
+  const gamesBox = el("section", { class: "games" }, el("h2", { text: t("Games") }));
   page.append(gamesBox);
   let games = [];
   try { games = await get("/api/games"); } catch (e) { gamesBox.append(el("p", { class: "message", text: e.message })); }
@@ -245,8 +248,9 @@ export async function lobbyPage(root, me, go, live = undefined) {
     const item = el("li", { "data-game": game.name });
     const details = el("div");
     const p = game.players || {};
-    const count = p.min === p.max ? `${p.min}` : `${p.min}-${p.max}`;
-    item.append(el("button", { class: "game-name", "data-action": "open-game", text: `${localized(game.title, game.name)} (${count} ${t("players")})${game.author ? ` · ${game.author}` : ""}`,
+    const count = p.min === p.max ? (p.min === 1 ? t("1 player") : t("{n} players", { n: p.min }))
+      : t("{n} players", { n: `${p.min}-${p.max}` });
+    item.append(el("button", { class: "game-name", "data-action": "open-game", text: `${localized(game.title, game.name)} (${count})${game.author ? ` · ${game.author}` : ""}`,
       onclick: async () => {
         if (details.firstChild) { clear(details); return; }
         details.append(await gameDetails(game, me, (id) => go(`/matches/${id}`)));
@@ -266,11 +270,11 @@ export async function invitePage(root, me, token, go) {
   root.append(page);
   try {
     const info = await get(`/api/invites/${encodeURIComponent(token)}`);
-    page.append(el("p", { text: t("invited to", { game: info.game }) }));
-    page.append(el("ul", {}, info.seats.map((s) => el("li", { text: `${t("seat", { n: s.seat })}: ${s.user || (s.kind === "computer" ? t("computer") : t("open"))}` }))));
+    page.append(el("p", { text: t("You are invited to a match of {game}.", { game: localized(info.title, info.game) }) }));
+    page.append(el("ul", {}, info.seats.map((s) => el("li", { text: `${s.role || t("Seat {n}", { n: s.seat })}: ${s.label || s.user || "?"}` }))));
     if (!me) page.append(loginForm(() => go(location.pathname)));
     else {
-      page.append(el("button", { "data-action": "take-seat", text: t("take seat"), onclick: async () => {
+      page.append(el("button", { "data-action": "take-seat", text: t("Take the seat"), onclick: async () => {
         try { await post(`/api/invites/${encodeURIComponent(token)}`, {}); go(`/matches/${info.id}`); }
         catch (e) { page.append(el("p", { class: "message", text: e.message })); }
       } }));

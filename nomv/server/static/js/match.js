@@ -1,15 +1,27 @@
-// The match page (/matches/<id>): the board drawn from the scene of your view, moves entered by
-// clicks with the same rules as the desktop (moveinput.js), the move list (a click shows an
-// earlier position), the seats, the actions (resign, draw, takeback), and live changes through
-// the match's WebSocket, reconnecting after a lost connection.
+// The match page (/matches/<id>): the board drawn from the drawing of your view (the server's,
+// as the desktop window draws it), moves entered by clicks with the same rules as the desktop
+// (moveinput.js), the move list (a click shows an earlier position), the seats, the actions
+// (resign, draw, takeback), and live changes through the match's WebSocket, reconnecting after
+// a lost connection; the clocks (clock.js), the move list by turns (movelist.js), the answers
+// to a challenge, abort and rematch, flipping the board (matchparts.js).  Every sentence about the match (whose turn, the result, the seats, the
+// offers) is the server's, worded by nomv/play/wording.py in the page's language.
 import { get, post } from "./api.js";
 import { draw, keepTextsReadable } from "./board.js";
 import { el, clear } from "./dom.js";
-import { localized, t } from "./i18n.js";
+import { lang, localized, t } from "./i18n.js";
 import { ILLEGAL, MoveInput, PLAY } from "./moveinput.js";
 import { Clocks } from "./clock.js";
 import { moveList, plyForKey } from "./movelist.js";
 import { actionButtons, flipButton, isFlipped, ratingChange, ratingText, turnTitle } from "./matchparts.js";
+
+// Whether the board shows coordinates: null (as nomv starts: around the edge where the board
+// has them), true or false; the reader's choice is kept.
+function keptCoordinates() {
+  try {
+    const kept = localStorage.getItem("nomv.coordinates");
+    return kept === "on" ? true : kept === "off" ? false : null;
+  } catch (e) { return null; }
+}
 
 export function matchPage(root, matchId, me, onChange, onRematch) {
   let match = null;           // the server's last answer: the match as you may see it
@@ -18,18 +30,25 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
   let message = "";           // what the last click or request did
   let sending = false;
   let socket = null, retry = 0, closed = false, live = false;
+  let shownCoordinates = keptCoordinates();
   const ratings = new Map();  // user name -> {rating, provisional} in this game
   let flipped = isFlipped(matchId);
-  const clocks = new Clocks(t, (seat) => match ? seatName(match.seats[seat - 1]) : "", () => load());
+  const clocks = new Clocks(t, (seat) => match ? match.seats[seat - 1].label : "", () => load());
 
-  // The board's root: data-ply (the position shown) and, once the match has ended, data-outcome.
+  // The board's root: data-ply (the position shown) and, once the match has ended, data-outcome;
+  // under it the buttons of the steps that have no place on the board (pass, roll).
   const board = el("div", { class: "board", id: "board", role: "img" });
+  const stepBar = el("div", { class: "step-bar" });
   const panel = el("div", { class: "panel" });
-  clear(root).append(el("div", { class: "match" }, board, panel));
+  clear(root).append(el("div", { class: "match" }, el("div", { class: "board-column" }, board, stepBar), panel));
 
   board.addEventListener("click", (event) => {
     const target = event.target.closest("[data-step]");
     if (target) clickStep(target.getAttribute("data-step"));
+  });
+  stepBar.addEventListener("click", (event) => {
+    const target = event.target.closest("button[data-step]");
+    if (target && !target.disabled) clickStep(target.getAttribute("data-step"));
   });
   const onKey = (event) => {
     if (event.target.closest("input, textarea, select")) return;
@@ -78,7 +97,7 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
   function connect() {
     if (closed) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/matches/${matchId}/live`);
+    socket = new WebSocket(`${scheme}://${location.host}/api/matches/${matchId}/live?lang=${encodeURIComponent(lang)}`);
     socket.addEventListener("open", () => { retry = 0; live = true; render(); });
     socket.addEventListener("message", (event) => {
       if (event.data === "pong") return;
@@ -100,11 +119,13 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
   // -- clicks -------------------------------------------------------------------------------------
 
   function clickStep(step) {
-    if (browsing) { message = t("back to game"); render(); return; }
-    if (!input) { message = match && match.status === "active" ? t("not now") : ""; render(); return; }
+    if (browsing) { message = t("This is an earlier position: “Back to the game” to play"); render(); return; }
+    if (!input) { message = match && match.status === "active" ? t("Not your turn") : ""; render(); return; }
     if (sending) return;
+    const names = match.step_names || {};
+    const why = input.isClickable(step) ? "" : input.whyNot(step, t, names);
     const result = input.click(step);
-    if (result.kind === ILLEGAL) message = t("illegal click");
+    if (result.kind === ILLEGAL) message = why;
     else if (result.kind === PLAY) return send(input.moves[result.move].steps);
     else message = "";
     render();
@@ -123,7 +144,7 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
     const index = match.legal_moves.findIndex((m) => m.steps.join("\n") === steps.join("\n"));
     const notation = index >= 0 ? match.legal_moves[index].notation : steps.join("-");
     sending = true;
-    message = t("sending", { move: notation });
+    message = t("Playing {move}…", { move: notation });
     render();
     try {
       await post(`/api/matches/${matchId}/moves`, { ply: match.ply, move: steps });
@@ -182,105 +203,100 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
 
   // -- drawing ------------------------------------------------------------------------------------
 
-  function seatName(seat) {
-    if (seat.kind === "computer") return `${t("computer")} (${t(seat.spec) || seat.spec})`;
-    if (seat.kind === "open") return t("open");
-    return seat.user || "?";
-  }
-
-  function result(outcome) {
-    if (!outcome) return "";
-    if (outcome.text) return outcome.text;
-    if (outcome.winner) return t("won", { name: localized(match.seats[outcome.winner - 1].role) });
-    return t("draw");
-  }
-
   function render() {
     if (!match) {
       clear(panel).append(el("p", { class: "message", text: message }));
       return;
     }
-    const scene = browsing ? browsing.scene : match.scene;
+    const drawing = browsing ? browsing.drawing : match.drawing;
     const active = !browsing && input;
-    const highlights = active ? [...input.nextSteps] : [];
-    draw(board, scene || { items: [] }, {
-      highlights, selected: active ? input.clicked : [], ready: active && input.complete !== null,
-      marks: browsing ? browsing.marks : match.marks,
+    draw(board, drawing, {
+      highlights: active ? [...input.nextSteps] : [], selected: active ? input.clicked : [],
+      ready: active && input.complete !== null, coordinates: shownCoordinates, lang,
     });
-    for (const node of board.querySelectorAll("svg [data-step]")) {
-      if (highlights.includes(node.getAttribute("data-step"))) node.classList.add("clickable");
+    if (active) {
+      for (const node of board.querySelectorAll("svg [data-step]")) {
+        if (input.nextSteps.has(node.getAttribute("data-step"))) node.classList.add("clickable");
+      }
     }
     board.setAttribute("data-ply", String(browsing ? browsing.ply : match.ply));
     board.classList.toggle("flipped", flipped);
     if (match.status === "ended" && match.outcome) board.setAttribute("data-outcome", JSON.stringify(match.outcome.ranks || []));
     else board.removeAttribute("data-outcome");
-    board.setAttribute("aria-label", `${localized(match.title)}, ${t("moves")}: ${match.ply}`);
+    board.setAttribute("aria-label", `${localized(match.title, match.game)}, ${t("Moves")}: ${match.ply}`);
+
+    // The steps that have no place on the board (pass, roll), as buttons under it.
+    clear(stepBar);
+    if (active) {
+      for (const b of match.buttons || []) {
+        const usable = input.isClickable(b.id);
+        stepBar.append(el("button", { "data-step": b.id, class: "step-button" + (usable ? " clickable" : ""),
+          disabled: !usable || sending, text: localized(b.text) }));
+      }
+    }
+    stepBar.hidden = !stepBar.firstChild;
 
     clear(panel);
     panel.append(el("h1", { class: "title", text: localized(match.title, match.game) }));
-    panel.append(el("p", { class: "live " + (live ? "on" : "off"), text: live ? t("connected") : t("connection lost") }));
+    panel.append(el("p", { class: "live " + (live ? "on" : "off"), text: live ? t("Live") : t("Connection lost: reconnecting…") }));
 
-    // The bar of the first screen (on a phone it stays above the board): whose turn it is or
-    // the result, in one line, and the clocks.
+    // The bar of the first screen (on a phone it stays above the board): the one line, whose
+    // turn it is or how the match ended, and the clocks.
     const bar = el("div", { class: "status turnbar" + (myTurn() ? " mine" : "") });
-    if (match.status === "ended") bar.append(el("p", { class: "result", "data-turn": "result", text: t("match over", { result: result(match.outcome) }) }));
-    else if (match.status === "active") {
-      const mover = match.seats[match.to_move - 1];
-      bar.append(el("p", { class: "turn", "data-turn": "turn", text: mover && mover.you ? t("your turn") : t("to move", { name: mover ? seatName(mover) : "?" }) }));
-    } else bar.append(el("p", { class: "turn", "data-turn": match.status, text: t(match.status) }));
+    if (match.line && match.line.text) {
+      const kind = match.line.kind;
+      bar.append(el("p", { class: kind === "result" ? "result" : "turn", "data-turn": kind, text: match.line.text }));
+    }
     bar.append(clocks.node);
     panel.append(bar);
 
-    // The seats, whose turn it is, ratings, the computer's estimate.
+    // The seats: the role, who plays it, and what the server says beside (you, thinking, the
+    // computer's estimate, a challenge not accepted yet); the rating in this game.
     const seats = el("ol", { class: "seats" });
     for (const seat of match.seats) {
       const turn = match.status === "active" && match.to_move === seat.seat;
-      const note = [];
-      if (seat.you) note.push(t("you"));
+      const notes = [...(seat.notes || [])];
       const rating = seat.user && ratings.get(seat.user);
-      if (rating && typeof rating.rating === "number") note.push(`${t("rating")} ${ratingText(rating)}`);
-      if (match.thinking === seat.seat) note.push(t("thinking"));
-      else if (seat.kind === "computer" && typeof seat.expects === "number") {
-        note.push(t("expects", { percent: Math.round(seat.expects * 100) }));
-      }
-      if (!seat.accepted && seat.kind === "user") note.push(t("waiting"));
+      if (rating && typeof rating.rating === "number") notes.push(`${t("rating")} ${ratingText(rating)}`);
       seats.append(el("li", { class: "seat" + (turn ? " turn" : ""), "data-seat": seat.seat },
         el("span", { class: "marker", text: turn ? "▶" : "" }),
-        el("span", { class: "role", text: localized(seat.role) }),
-        el("span", { class: "who", text: seatName(seat) }),
-        el("span", { class: "note", text: note.join(" · ") }, ratingChange(match, seat.seat))));
+        el("span", { class: "role", text: seat.role }),
+        el("span", { class: "who", text: seat.label }),
+        el("span", { class: "note", text: notes.join(" · ") }, ratingChange(match, seat.seat))));
     }
     panel.append(seats);
 
-    // What is happening: the result, whose turn, the script's status line, the prompt.
-    const lines = el("div", { class: "notes" });
-    if (scene && scene.status && match.status !== "ended") lines.append(el("p", { class: "script-status", text: localized(scene.status) }));
-    if (match.script_error) lines.append(el("p", { class: "error", text: t("script error", { error: match.script_error }) }));
-    if (browsing) lines.append(el("p", { class: "browsing", text: t("looking back", { ply: browsing.ply, total: match.ply }) }));
+    // The offers pending; the script's status; what a click does.
+    const lines = el("div", { class: "status notes" });
+    for (const offer of match.offers || []) lines.append(el("p", { class: "offer", text: offer }));
+    const status = browsing ? localized(browsing.scene && browsing.scene.status) : match.status_line;
+    if (status) lines.append(el("p", { class: "script-status", text: status }));
+    if (match.script_error) lines.append(el("p", { class: "error", text: t("The game's script failed: {error}", { error: match.script_error }) }));
+    if (browsing) lines.append(el("p", { class: "browsing", text: t("Move {k} of {n}: an earlier position", { k: browsing.ply, n: match.ply }) }));
     else if (input) {
-      let prompt = t("start a move");
-      if (input.clicked.length) {
-        prompt = input.needsConfirm || input.complete !== null
-          ? t("confirm", { move: match.legal_moves[input.complete].notation })
-          : t("go on", { steps: input.clicked.join(" "), n: input.candidates.length });
-      }
-      lines.append(el("p", { class: "prompt", text: prompt }));
+      const notations = match.legal_moves.map((m) => m.notation);
+      lines.append(el("p", { class: "prompt", text: input.prompt(t, notations, match.step_names || {}) }));
     }
     if (message) lines.append(el("p", { class: "message", role: "status", text: message }));
     panel.append(lines);
 
-    // Clicks that have no place on the board: Done, a step back, pass or roll.
+    // Done, a step back, the coordinates.
     const controls = el("div", { class: "controls" });
     if (browsing) {
-      controls.append(el("button", { "data-action": "live", text: t("back to game"), onclick: () => { browsing = null; message = ""; render(); } }));
+      controls.append(el("button", { "data-action": "live", text: t("Back to the game"), onclick: () => { browsing = null; message = ""; render(); } }));
     } else if (input) {
-      controls.append(el("button", { "data-action": "done", disabled: input.complete === null || sending, text: t("done"), onclick: done }));
-      controls.append(el("button", { "data-action": "back", disabled: !input.clicked.length, text: t("take back step"), onclick: back }));
-      for (const b of match.buttons || []) {
-        const usable = input.isClickable(b.id);
-        controls.append(el("button", { "data-step": b.id, class: "step-button" + (usable ? " clickable" : ""),
-          disabled: !usable || sending, text: localized(b.text), onclick: () => clickStep(b.id) }));
-      }
+      controls.append(el("button", { "data-action": "done", disabled: input.complete === null || sending, text: t("Done"), onclick: done }));
+      controls.append(el("button", { "data-action": "back", disabled: !input.clicked.length, text: t("Take back a step"), onclick: back }));
+    }
+    // (a board that writes its own coordinates, or whose places have no ids to show, has none)
+    if (drawing && (drawing.edge.length || drawing.cells.length)) {
+      const shown = board.querySelectorAll("svg .coordinates text").length > 0;
+      controls.append(el("button", { "data-action": "coordinates", "aria-pressed": String(shown), text: t("Coordinates"),
+        onclick: () => {
+          shownCoordinates = !shown;
+          try { localStorage.setItem("nomv.coordinates", shownCoordinates ? "on" : "off"); } catch (e) { /* not kept */ }
+          render();
+        } }));
     }
     controls.append(flipButton(flipped, (on) => { flipped = on; render(); }));
     panel.append(controls);
@@ -289,37 +305,30 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
     const actions = el("div", { class: "actions" });
     const mine = match.you || [];
     if (match.status === "active" && mine.length) {
-      actions.append(el("button", { "data-action": "resign", text: t("resign"), onclick: () => act("resign", {}, t("resign sure")) }));
+      actions.append(el("button", { "data-action": "resign", text: t("Resign"), onclick: () => act("resign", {}, t("Resign this match?")) }));
       const offer = match.draw_offer || [];
       if (offer.length && !mine.some((s) => offer.includes(s))) {
-        const by = match.seats[offer[0] - 1];
-        actions.append(el("p", { text: t("draw offered", { name: seatName(by) }) }));
-        actions.append(el("button", { "data-action": "accept-draw", text: t("accept draw"), onclick: () => act("draw", { action: "accept" }) }));
-        actions.append(el("button", { "data-action": "decline-draw", text: t("decline draw"), onclick: () => act("draw", { action: "decline" }) }));
-      } else if (offer.length) {
-        actions.append(el("p", { text: t("you offered draw") }));
-      } else {
-        actions.append(el("button", { "data-action": "offer-draw", text: t("offer draw"), onclick: () => act("draw", { action: "offer" }) }));
+        actions.append(el("button", { "data-action": "accept-draw", text: t("Accept the draw"), onclick: () => act("draw", { action: "accept" }) }));
+        actions.append(el("button", { "data-action": "decline-draw", text: t("Decline"), onclick: () => act("draw", { action: "decline" }) }));
+      } else if (!offer.length) {
+        actions.append(el("button", { "data-action": "offer-draw", text: t("Offer a draw"), onclick: () => act("draw", { action: "offer" }) }));
       }
       const back = match.takeback;
       if (back && !mine.some((s) => (back.agreed || []).includes(s))) {
-        actions.append(el("p", { text: t("takeback asked", { name: seatName(match.seats[back.by - 1]) }) }));
-        actions.append(el("button", { "data-action": "accept-takeback", text: t("accept takeback"), onclick: () => act("takeback", { action: "accept" }) }));
-        actions.append(el("button", { "data-action": "refuse-takeback", text: t("refuse takeback"), onclick: () => act("takeback", { action: "decline" }) }));
-      } else if (back) {
-        actions.append(el("p", { text: t("you asked takeback") }));
-      } else if (match.ply > 0) {
-        actions.append(el("button", { "data-action": "takeback", text: t("ask takeback"), onclick: () => act("takeback", { action: "ask" }) }));
+        actions.append(el("button", { "data-action": "accept-takeback", text: t("Allow the takeback"), onclick: () => act("takeback", { action: "accept" }) }));
+        actions.append(el("button", { "data-action": "refuse-takeback", text: t("Refuse"), onclick: () => act("takeback", { action: "decline" }) }));
+      } else if (!back && match.ply > 0) {
+        actions.append(el("button", { "data-action": "takeback", text: t("Ask to take back"), onclick: () => act("takeback", { action: "ask" }) }));
       }
     }
     actions.append(...actionButtons(match, me, act, onRematch));
     if (match.status === "ended") {
-      actions.append(el("a", { href: `/api/matches/${matchId}/record`, "data-action": "record", text: t("record") }));
+      actions.append(el("a", { href: `/api/matches/${matchId}/record`, "data-action": "record", text: t("Download the record") }));
     }
     panel.append(actions);
 
     // The move list: a click shows the position after that move.
-    panel.append(el("h2", { text: t("moves") }), moveList(match, browsing ? browsing.ply : match.ply, browse, t));
+    panel.append(el("h2", { text: t("Moves") }), moveList(match, browsing ? browsing.ply : match.ply, browse, t));
   }
 
   load().then(connect);

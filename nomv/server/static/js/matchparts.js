@@ -8,7 +8,7 @@ import { localized, t } from "./i18n.js";
 /** The tab's title: a marker while it is your turn (seen from another tab). */
 export function turnTitle(match, mine) {
   const title = `${localized(match.title, match.game)} #${match.id} · nomv`;
-  return mine ? `● ${t("your turn")} · ${title}` : title;
+  return mine ? `● ${t("Your turn")} · ${title}` : title;
 }
 
 /** A rating as players read it: whole points, with "?" while provisional. */
@@ -71,10 +71,10 @@ export function actionButtons(match, me, act, go) {
   if (!mine.length) return out;
   if (match.status === "waiting") {
     if (mine.some((s) => !s.accepted)) {
-      out.push(el("button", { "data-action": "accept", text: t("accept"), onclick: () => act("accept", {}) }));
-      out.push(el("button", { "data-action": "decline", text: t("decline"), onclick: () => act("decline", {}) }));
+      out.push(el("button", { "data-action": "accept", text: t("Accept"), onclick: () => act("accept", {}) }));
+      out.push(el("button", { "data-action": "decline", text: t("Decline"), onclick: () => act("decline", {}) }));
     } else if (me && match.creator === me.name) {
-      out.push(el("button", { "data-action": "cancel", text: t("cancel match"), onclick: () => act("cancel", {}) }));
+      out.push(el("button", { "data-action": "cancel", text: t("Cancel the match"), onclick: () => act("cancel", {}) }));
     }
   }
   if (match.status === "active" && match.ply < match.players) {

@@ -9,7 +9,9 @@
 // move matches the clicks.
 //
 // Both copies are tested against one file of cases (tests/moveinput_cases.json), by pytest
-// and by node's test runner, so that the two cannot drift apart.  Texts are the page's own.
+// and by node's test runner, so that the two cannot drift apart.  The texts (prompt, whyNot)
+// are the Python's own messages, in the page's language through t (i18n.js); `names` says how
+// messages name a step (the server's step_names: Nonads' slot:1,0 is the slot labelled 1,0).
 
 export const SELECT = "select";    // a step was added; the move is not finished
 export const CONFIRM = "confirm";  // a step was added; the steps form a move that could go on
@@ -156,5 +158,30 @@ export class MoveInput {
   reset() {
     this.clicked = [];
     this.update();
+  }
+
+  // -- texts (nomv/moveinput.py's prompt and _why_not) -------------------------------------------
+
+  // A line telling the player what to do next; `notations`: each move's text.
+  prompt(t, notations, names = {}) {
+    const name = (s) => names[s] || s;
+    if (!this.moves.length) return "";
+    if (this.needsConfirm) {
+      return t("{move}: click {step} again, press Enter or Done to play it, or go on",
+               { move: notations[this.complete], step: name(this.clicked[this.clicked.length - 1]) });
+    }
+    if (!this.clicked.length) return t("Click a highlighted place to start a move");
+    return t("{steps}: {n} moves possible; click the next step",
+             { steps: this.clicked.map(name).join(" "), n: this.candidates.length });
+  }
+
+  // Why a click on `step` does nothing.
+  whyNot(step, t, names = {}) {
+    const name = (s) => names[s] || s;
+    if (!this.moves.length) return t("no move can be played now");
+    if (this.clicked.length) {
+      return t("{step} is not a legal next step after {steps}", { step: name(step), steps: this.clicked.map(name).join(" ") });
+    }
+    return t("{step} is not a legal next step", { step: name(step) });
   }
 }

@@ -53,7 +53,7 @@ export function moveList(match, shown, browse, t) {
   const zero = document.createElement("button");
   zero.className = "move start" + (shown === 0 ? " current" : "");
   zero.setAttribute("data-ply", "0");
-  zero.textContent = t("Start");
+  zero.textContent = t("Beginning");
   zero.addEventListener("click", () => browse(0));
   for (const row of turnRows(match.moves, match.players)) {
     const tr = document.createElement("tr");

@@ -64,7 +64,7 @@ export function followTurns() {
     const wanted = alertsWanted();
     if (wanted.sound) beep();
     if (wanted.notifications && globalThis.Notification && Notification.permission === "granted" && document.hidden) {
-      const note = new Notification(m.to_answer ? t("challenge", { name: "" }).trim() : t("your turn"),
+      const note = new Notification(m.to_answer ? t("A challenge to you") : t("Your turn"),
         { body: `${localized(m.title, m.game)} #${m.id}`, tag: `nomv-${m.id}` });
       note.onclick = () => { window.focus(); location.assign(`/matches/${m.id}`); };
     }

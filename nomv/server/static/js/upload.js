@@ -74,7 +74,7 @@ export async function uploadPage(root, me) {
   clear(root);
   const page = el("div", { class: "upload" }, el("h1", { text: t("Upload a game") }));
   root.append(page);
-  if (!me) { page.append(el("p", { text: t("account needed") })); return; }
+  if (!me) { page.append(el("p", { text: t("Log in to upload a game.") })); return; }
   const file = el("input", { type: "file", accept: ".lua,text/plain", name: "file" });
   const source = el("textarea", { name: "source", rows: 16, spellcheck: "false", placeholder: t("Choose a .lua file or paste the script here.") });
   const result = el("div", { class: "upload-result", role: "status" });

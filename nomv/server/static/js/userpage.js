@@ -16,14 +16,14 @@ export async function userPage(root, name) {
     if (!profile.ratings.length) page.append(el("p", { text: t("No rated matches yet.") }));
     else {
       page.append(el("table", { class: "standings ratings" },
-        el("tr", {}, [t("Game"), t("rating"), t("games played"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
+        el("tr", {}, [t("Game"), t("rating"), t("games"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
         profile.ratings.map((r) => el("tr", { "data-game": r.game },
           el("td", { text: r.game }), el("td", { class: r.provisional ? "provisional" : "", title: r.provisional ? t("provisional (few games yet)") : "", text: ratingText(r) }),
           [r.games, r.wins, r.draws, r.losses].map((v) => el("td", { text: String(v) }))))));
       if (profile.ratings.some((r) => r.provisional)) page.append(el("p", { class: "note", text: `? ${t("provisional (few games yet)")}` }));
     }
     page.append(el("h2", { text: t("Finished matches") }));
-    if (!profile.matches.length) page.append(el("p", { text: t("no matches") }));
+    if (!profile.matches.length) page.append(el("p", { text: t("No matches yet.") }));
     page.append(el("ul", { class: "finished" }, profile.matches.map((m) => el("li", { "data-match": m.id, class: m.won ? "won" : m.drawn ? "drawn" : "lost" },
       el("a", { href: `/matches/${m.id}`, text: `${localized(m.title, m.game)} #${m.id}` }),
       el("span", { class: "who", text: m.players.join(" – ") }),

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from .languages import localized
+from ..languages import localized
 
 Box = tuple[float, float, float, float]
 
@@ -35,7 +35,9 @@ def _num(v: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
 
 
-def _points(item: Mapping) -> list[tuple[float, float]]:
+def points_of(item: Mapping) -> list[tuple[float, float]]:
+    """A polygon's or a line's points, as pairs ({x1, y1, x2, y2, ...} or {{x1, y1}, ...}); [] when
+    any is not a finite number."""
     raw = item.get("points")
     if not isinstance(raw, list):
         return []
@@ -59,7 +61,7 @@ def item_box(item: Any) -> Box | None:
         return None
     shape = item.get("shape")
     if shape in ("polygon", "line"):
-        pts = _points(item)
+        pts = points_of(item)
         if len(pts) < 2:
             return None
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
