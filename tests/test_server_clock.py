@@ -97,6 +97,10 @@ def test_fischer_clocks_run_on_each_turn_and_who_runs_out_loses(services, clock)
     assert all(c["provisional"] for c in changes.values())
     profile_rows = s.listings.mine(bob)
     assert profile_rows[0]["clock"] == {"base": 60.0, "increment": 5.0} and profile_rows[0]["title"]
+    # A player's page lists it, its result worded in the reader's language.
+    finished = s.listings.finished(bob.id, lang="it")
+    assert [f["id"] for f in finished] == [mid] and finished[0]["won"] and finished[0]["rated"]
+    assert finished[0]["result"] != shown["outcome"]["text"] and "tempo" in finished[0]["result"].lower()
 
 
 def test_the_sweep_ends_a_match_whose_player_to_move_ran_out(services, clock):

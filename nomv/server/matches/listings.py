@@ -50,7 +50,8 @@ class Listings:
         return [shown for _order, shown in out]
 
     def finished(self, user_id: int, limit: int = 50, lang: str = "en") -> list[dict[str, Any]]:
-        """A player's ended matches, the latest first: what their page lists."""
+        """A player's ended matches, the latest first: what their page lists (titles and results
+        in the reader's language ``lang``)."""
         out = []
         for listed in self.tables.of_user(user_id, 200):
             r, ss = listed.row, listed.seats
@@ -59,8 +60,11 @@ class Listings:
             mine = [s.seat for s in ss if s.user_id == user_id]
             ranks = (r.outcome or {}).get("ranks") or []
             rank = min((ranks[k - 1] for k in mine if 0 < k <= len(ranks)), default=None)
-            out.append({"id": r.id, "game": r.game, "title": reading.title(self.views.info(r.script_sha256), r.game, lang),
-                        "rated": r.rated, "result": (r.outcome or {}).get("text"),
+            info = self.views.info(r.script_sha256)
+            # (the result as anyone reads it, not "you": the reader is seldom this player)
+            said = reading.listed(r, ss, info, [], lang)
+            out.append({"id": r.id, "game": r.game, "title": said["title"],
+                        "rated": r.rated, "result": said["line"]["text"] or (r.outcome or {}).get("text"),
                         "won": rank == 1 and ranks.count(1) == 1, "drawn": rank == 1 and ranks.count(1) > 1,
                         "players": [s.user or s.spec or s.kind for s in ss], "ended_at": iso(r.updated_at)})
         out.sort(key=lambda x: x["ended_at"] or "", reverse=True)
