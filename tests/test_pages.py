@@ -64,7 +64,8 @@ def test_a_live_clock_runs_out_and_the_rematch_reaches_the_other_lobby(browser, 
     shot(alice, "desktop-clock-warning")
     for p in (alice, bob):          # the server ended it: both pages say so, by name
         p.page.wait_for_selector("[data-turn=result]", timeout=15_000)
-        assert "ran out of time" in p.page.inner_text("[data-turn]")
+        said = p.page.inner_text("[data-turn]")
+        assert "ran out of time" in said or "your time ran out" in said, said
     assert a.match(mid)["outcome"]["how"] == "timeout"
     assert alice.page.locator(".clock.running").count() == 0
     # Rated (two people): each one's change, the winner's up.
@@ -104,8 +105,9 @@ def test_a_live_clock_runs_out_and_the_rematch_reaches_the_other_lobby(browser, 
     # He declines it: his page shows the match as declined, with no script error.
     bob.page.click(f".my-matches [data-match='{rematch}']")
     bob.page.click("[data-action=decline]")
-    bob.page.wait_for_selector("[data-turn=declined]")
-    alice.page.wait_for_selector("[data-turn=declined]", timeout=10_000)
+    bob.page.wait_for_selector("[data-turn='not played']")
+    alice.page.wait_for_selector("[data-turn='not played']", timeout=10_000)
+    assert "declined" in bob.page.inner_text("[data-turn]") and "declined" in alice.page.inner_text("[data-turn]")
     # A player's page: ratings (provisional) and finished matches.
     alice.page.goto(f"{server.url}/users/{b.name}")
     alice.page.wait_for_selector(f".finished [data-match='{mid}']")
@@ -154,7 +156,8 @@ def test_a_phone_in_italian_the_bar_the_form_the_account_and_the_upload(browser,
     # Alice has not moved yet: she may abort (after saying she is sure).
     page.once("dialog", lambda d: d.accept())
     page.click("[data-action=abort]")
-    page.wait_for_selector("[data-turn=aborted]")
+    page.wait_for_selector("[data-turn='not played']")
+    assert "interrotta" in page.inner_text("[data-turn]")
     assert a.match(mid)["status"] == "aborted"
     # The New match form: rated as its seats are, a correspondence time of days by default.
     page.goto(f"{server.url}/?game=tictactoe")

@@ -48,6 +48,6 @@ export function challengeTerms(c) {
     if (options.length) parts.push(options.join(", "));
   }
   parts.push(timeTerms(c));
-  parts.push(c.rated ? t("rated") : t("casual"));
+  parts.push(c.rated ? t("Rated") : t("casual"));
   return parts.join(" · ");
 }
