@@ -185,6 +185,92 @@ def wait_for(check, timeout: float = 30, what: str = "the condition"):
         time.sleep(0.05)
 
 
+class Watch:
+    """Watches the server while a flood runs (issue 27: `/api/health` answers within a second
+    during every flood, and other people's requests go through).
+
+    Asks /api/health every 0.1 s and, given a logged-in person who is not part of the flood,
+    their GET /api/me (which needs a request thread, as ordinary requests do).  Entering waits
+    for one answer of each (the server was well before the flood); from then on until the
+    block ends, it keeps the slowest answer of each (one that fails or times out counts as
+    10 s) and counts the requests asked: `check()` asserts both bounds, and that each was
+    asked at least once during the flood (a flood too short to be watched fails, rather than
+    passing unseen).  A flood made of quick sequential requests goes on with `keep()` until
+    the watch has asked enough."""
+
+    def __init__(self, server: Server, person: Api | None = None):
+        self.server, self.person = server, person
+        self.health = self.me = 0.0
+        self.during = {"health": 0, "me": 0}
+        self._answered = {"health": threading.Event(), "me": threading.Event()}
+        self._flooding = threading.Event()
+        self._stop = threading.Event()
+        kinds = ["health"] + (["me"] if person is not None else [])
+        self._threads = [threading.Thread(target=self._ask, args=(k,), daemon=True) for k in kinds]
+
+    @property
+    def asked(self) -> int:
+        """How many times /api/health was asked during the flood so far."""
+        return self.during["health"]
+
+    def _ask(self, what: str) -> None:
+        client = httpx.Client(base_url=self.server.url, timeout=10)
+        if what == "me":
+            assert self.person is not None
+            client.headers["Authorization"] = f"Bearer {self.person.token}"
+        path = "/api/health" if what == "health" else "/api/me"
+        while not self._stop.is_set():
+            flooding = self._flooding.is_set()
+            started = time.monotonic()
+            try:
+                ok = client.get(path).status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            took = time.monotonic() - started if ok else 10.0
+            if flooding:
+                setattr(self, what, max(getattr(self, what), took))
+                self.during[what] += 1
+            self._answered[what].set()
+            self._stop.wait(0.1)
+        client.close()
+
+    def __enter__(self) -> "Watch":
+        for thread in self._threads:
+            thread.start()
+        for what in ("health", "me")[:len(self._threads)]:
+            if not self._answered[what].wait(60):
+                self._stop.set()
+                raise AssertionError(f"the watch had no answer to its {what} before the flood")
+        self._flooding.set()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._flooding.clear()
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(15)
+
+    def keep(self, call, answers: int = 3, timeout: float = 60) -> list:
+        """Calls call() again and again (the flood going on) until the watch has asked each of
+        its questions ``answers`` times during the flood; the results of the calls."""
+        results = [call()]
+        deadline = time.monotonic() + timeout
+        while any(self.during[k] < answers for k in ("health", "me")[:len(self._threads)]):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the watch asked only {self.during} times in {timeout} s of flood")
+            results.append(call())
+        return results
+
+    def check(self, health: float = 1.0, me: float = 3.0) -> None:
+        """Asserts what the flood left others: /api/health within ``health`` seconds and the
+        person's GET /api/me within ``me`` (its thread is shared: more room), each asked."""
+        assert self.during["health"] >= 1, "/api/health was never asked during the flood: too short to watch"
+        assert self.health < health, f"/api/health took {self.health:.2f} s during the flood"
+        if self.person is not None:
+            assert self.during["me"] >= 1, "GET /api/me was never asked during the flood: too short to watch"
+            assert self.me < me, f"GET /api/me took {self.me:.2f} s during the flood"
+
+
 class Collector:
     """Reads a match's WebSocket in a thread and keeps every message."""
 

@@ -1,6 +1,8 @@
 """`nomv serve` under the red team's second half (issue 27): every finding a test of its own, on a
 real server process with SQLite, reached over 127.0.0.1, a real SMTP server on the loopback
 address, and a "proxy" that is another loopback address (127.0.0.2) the server is told to trust.
+While each flood runs (idle sockets, wrong passwords, challenges), serverlib's Watch checks that
+/api/health answers within a second and that another person's GET /api/me goes through.
 
 What each test costs, measured on the project's 2-core machine: the whole file about 40 s, most of
 it the flood of challenges (11 accounts, 220 challenges) and the computer players' matches.
@@ -17,7 +19,7 @@ import pytest
 
 import nomv
 from conftest import SCRIPTS
-from serverlib import Api, Collector, Server, challenge, name, smtp_server, wait_for
+from serverlib import Api, Collector, Server, Watch, challenge, name, smtp_server, wait_for
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 #: The trusted proxy of the server below: another loopback address.
@@ -37,8 +39,10 @@ def guarded(tmp_path_factory, mailbox):
     folder.mkdir()
     # a game whose title holds a line break (a script may say so), and a game of chance
     source = (GAMES / "tictactoe.lua").read_text(encoding="utf-8")
-    assert 'title = "Tic-tac-toe"' in source and 'name = "tictactoe"' in source
-    (folder / "newline_title.lua").write_text(source.replace('title = "Tic-tac-toe"', f"title = {json.dumps(TITLE)}")
+    bundled_title = 'title = {en = "Tic-tac-toe", it = "Tris"}'
+    assert bundled_title in source and 'name = "tictactoe"' in source
+    odd_title = f"title = {{en = {json.dumps(TITLE)}, it = {json.dumps(TITLE)}}}"
+    (folder / "newline_title.lua").write_text(source.replace(bundled_title, odd_title)
                                               .replace('name = "tictactoe"', 'name = "newline_title"'), encoding="utf-8")
     shutil.copy(SCRIPTS / "dicerace.lua", folder / "dicerace.lua")
     srv = Server(f"sqlite:///{home}/server.sqlite3", home, "--log-level", "info", "--searches", "2",
@@ -138,18 +142,20 @@ def test_a_title_with_a_line_break_neither_stops_the_mail_nor_reaches_a_header(g
 
 def test_idle_and_slow_connections_are_closed_and_health_answers_meanwhile(guarded):
     socks = []
+    bystander = Api(guarded, name("c"))
     try:
-        for i in range(300):
-            s = socket.create_connection(("127.0.0.1", guarded.port), timeout=10)
-            if i % 3 == 1:      # headers that never end
-                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-            elif i % 3 == 2:    # a body that never comes
-                s.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                          b"Content-Length: 100\r\n\r\n{")
-            socks.append(s)
-        # while they are open, the server answers everyone else
-        for _ in range(5):
-            assert httpx.get(guarded.url + "/api/health", timeout=1).status_code == 200
+        with Watch(guarded, bystander) as watch:
+            for i in range(300):
+                s = socket.create_connection(("127.0.0.1", guarded.port), timeout=10)
+                if i % 3 == 1:      # headers that never end
+                    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                elif i % 3 == 2:    # a body that never comes
+                    s.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                              b"Content-Length: 100\r\n\r\n{")
+                socks.append(s)
+            # while they are open, the server answers everyone else
+            wait_for(lambda: min(watch.during.values()) >= 5, 30, "the watch to ask")
+        watch.check()
 
         def closed(s: socket.socket) -> bytes | None:
             s.settimeout(0.05)
@@ -227,17 +233,23 @@ def test_a_session_that_expires_while_its_websocket_streams_closes_it(tmp_path):
 # -- 12, 13, 17: logins, proxies, passwords -------------------------------------------------------------
 
 def test_wrong_passwords_from_one_address_never_lock_the_owner_out_from_another(guarded):
-    owner = Api(guarded, name("o"))
+    owner, bystander = Api(guarded, name("o")), Api(guarded, name("c"))
     attacker, home = proxied(guarded, "203.0.113.1"), proxied(guarded, "203.0.113.2")
-    for _ in range(10):
-        assert attacker.post("/api/login", json={"name": owner.name, "password": "not-the-one"}).status_code == 401
-    r = attacker.post("/api/login", json={"name": owner.name, "password": "not-the-one"})
-    assert r.status_code == 429 and "for this name from your address" in r.json()["message"]
-    # from there even the right password waits (the limit is no hint)...
-    assert attacker.post("/api/login", json={"name": owner.name, "password": "password-1"}).status_code == 429
-    # ...but the owner, elsewhere, logs in
-    r = home.post("/api/login", json={"name": owner.name, "password": "password-1"})
-    assert r.status_code == 200
+
+    def wrong() -> int:
+        return attacker.post("/api/login", json={"name": owner.name, "password": "not-the-one"}).status_code
+    with Watch(guarded, bystander) as watch:
+        assert [wrong() for _ in range(10)] == [401] * 10
+        r = attacker.post("/api/login", json={"name": owner.name, "password": "not-the-one"})
+        assert r.status_code == 429 and "for this name from your address" in r.json()["message"]
+        # from there even the right password waits (the limit is no hint)...
+        assert attacker.post("/api/login", json={"name": owner.name, "password": "password-1"}).status_code == 429
+        # the attacker goes on trying...
+        assert set(watch.keep(wrong)) == {429}
+        # ...but the owner, elsewhere, logs in
+        r = home.post("/api/login", json={"name": owner.name, "password": "password-1"})
+        assert r.status_code == 200
+    watch.check()
     # behind the HTTPS proxy the cookie is Secure
     assert "Secure" in r.headers["set-cookie"]
 
@@ -249,10 +261,15 @@ def test_forwarded_headers_count_only_from_the_trusted_proxy(guarded):
     spoofed = {"X-Forwarded-For": "198.51.100.9", "X-Forwarded-Proto": "https"}
     r = direct.post("/api/login", json={"name": someone.name, "password": "password-1"}, headers=spoofed)
     assert r.status_code == 200 and "Secure" not in r.headers["set-cookie"]
-    victim = Api(guarded, name("v"))
-    for _ in range(10):
-        assert direct.post("/api/login", json={"name": victim.name, "password": "wrong-one"},
-                           headers=spoofed).status_code == 401
+    victim, bystander = Api(guarded, name("v")), Api(guarded, name("c"))
+
+    def wrong() -> int:
+        return direct.post("/api/login", json={"name": victim.name, "password": "wrong-one"},
+                           headers=spoofed).status_code
+    with Watch(guarded, bystander) as watch:
+        assert [wrong() for _ in range(10)] == [401] * 10
+        assert set(watch.keep(wrong)) == {429}
+    watch.check()
     # counted against 127.0.0.1 (where they came from), not 198.51.100.9
     assert direct.post("/api/login", json={"name": victim.name, "password": "password-1"}).status_code == 429
     assert proxied(guarded, "198.51.100.9").post(
@@ -260,13 +277,18 @@ def test_forwarded_headers_count_only_from_the_trusted_proxy(guarded):
 
 
 def test_a_stolen_session_cannot_try_passwords_on_the_password_change(guarded):
-    owner = Api(guarded, name("o"))
+    owner, bystander = Api(guarded, name("o")), Api(guarded, name("c"))
     thief = proxied(guarded, "203.0.113.3")
     thief.headers["Authorization"] = f"Bearer {owner.token}"
-    for _ in range(10):
-        assert thief.post("/api/me/password", json={"old": "guess-guess", "new": "password-2"}).status_code == 401
-    r = thief.post("/api/me/password", json={"old": "guess-guess", "new": "password-2"})
-    assert r.status_code == 429 and "try again in" in r.json()["message"]
+
+    def guess() -> int:
+        return thief.post("/api/me/password", json={"old": "guess-guess", "new": "password-2"}).status_code
+    with Watch(guarded, bystander) as watch:
+        assert [guess() for _ in range(10)] == [401] * 10
+        r = thief.post("/api/me/password", json={"old": "guess-guess", "new": "password-2"})
+        assert r.status_code == 429 and "try again in" in r.json()["message"]
+        assert set(watch.keep(guess)) == {429}
+    watch.check()
     assert thief.post("/api/me/password", json={"old": "password-1", "new": "password-2"}).status_code == 429
     assert owner.ok("POST", "/api/me/password", {"old": "password-1", "new": "password-2"}) == {"ok": True}
 
@@ -322,10 +344,12 @@ def test_a_flood_of_challenges_never_hides_the_matches_being_played(guarded):
     their_turn = challenge(victim, [friend], "tictactoe", [victim.name, friend.name])
     assert victim.move(their_turn, 0, "b2").status_code == 200
     my_turn = challenge(friend, [victim], "tictactoe", [victim.name, friend.name])
-    attackers = [Api(guarded, name("m")) for _ in range(11)]
-    for attacker in attackers:             # 220 challenges, each newer than both matches
-        for _ in range(20):
-            attacker.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [attacker.name, victim.name]}, 201)
+    attackers, bystander = [Api(guarded, name("m")) for _ in range(11)], Api(guarded, name("c"))
+    with Watch(guarded, bystander) as watch:
+        for attacker in attackers:             # 220 challenges, each newer than both matches
+            for _ in range(20):
+                attacker.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [attacker.name, victim.name]}, 201)
+    watch.check()
     r = attackers[0].post("/api/matches", {"game": "tictactoe", "seats": [attackers[0].name, victim.name]})
     assert r.status_code == 403 and "20 matches waiting" in r.json()["message"]
     # a match that starts at once is no challenge: not counted

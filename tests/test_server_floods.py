@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 import nomv
-from serverlib import Api, Server, challenge, name, wait_for
+from serverlib import Api, Server, Watch, challenge, name, wait_for
 
 #: A legal game whose every move costs time (~0.1 s under LuaJIT): its check would take many
 #: minutes (10 random games of 900 plies), as would the replay of a long record of it.
@@ -156,49 +156,6 @@ def server(tmp_path_factory):
     srv.stop()
 
 
-class Watch:
-    """While a flood runs: asks /api/health every 0.1 s, and (given) a logged-in person's
-    GET /api/me, which needs a request thread; keeps the slowest answer of each (one that
-    fails or times out counts as 10 s)."""
-
-    def __init__(self, server: Server, person: Api | None = None):
-        self.server, self.person = server, person
-        self.health = self.me = 0.0
-        self.asked = 0
-        self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._ask, args=("health",), daemon=True)]
-        if person is not None:
-            self._threads.append(threading.Thread(target=self._ask, args=("me",), daemon=True))
-
-    def _ask(self, what: str) -> None:
-        client = httpx.Client(base_url=self.server.url, timeout=10)
-        if what == "me":
-            assert self.person is not None
-            client.headers["Authorization"] = f"Bearer {self.person.token}"
-        path = "/api/health" if what == "health" else "/api/me"
-        while not self._stop.is_set():
-            started = time.monotonic()
-            try:
-                ok = client.get(path).status_code == 200
-            except httpx.HTTPError:
-                ok = False
-            took = time.monotonic() - started if ok else 10.0
-            setattr(self, what, max(getattr(self, what), took))
-            self.asked += 1
-            self._stop.wait(0.1)
-        client.close()
-
-    def __enter__(self) -> "Watch":
-        for thread in self._threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        for thread in self._threads:
-            thread.join(15)
-
-
 def in_threads(calls) -> tuple[list, list[threading.Thread]]:
     """Starts each call in a thread of its own, all at once; their results list fills as they end."""
     results: list = [None] * len(calls)
@@ -288,8 +245,7 @@ def test_a_flood_of_slow_uploads_holds_no_request_thread(server):
         end_queued_jobs(server)
     for t in threads:
         t.join(60)
-    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
-    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    watch.check()
     statuses = sorted({getattr(r, "status_code", r) for r in results}, key=str)
     assert set(statuses) <= {422, 503}, statuses      # checked and refused (budget), or ended above
 
@@ -337,8 +293,7 @@ def test_a_flood_of_slow_record_imports_holds_no_request_thread(server):
         end_queued_jobs(server)
     for t in threads:
         t.join(60)
-    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
-    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    watch.check()
     statuses = {getattr(r, "status_code", r) for r in results}
     assert statuses <= {422, 503}, statuses
 
@@ -363,8 +318,7 @@ def test_a_flood_of_registrations_hashes_a_few_at_a_time(server):
     assert set(statuses) <= {201, 503} and statuses.count(201) >= 60, statuses
     assert all(r.json()["error"] == "unavailable" and r.headers["retry-after"] for r in results
                if getattr(r, "status_code", 0) == 503)
-    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
-    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    watch.check()
     # two hashes of 16 MiB at once, and room for the requests themselves
     assert peak - rss < 128 * 2**20, f"the server grew {(peak - rss) / 2**20:.0f} MB during the flood"
 
@@ -389,8 +343,7 @@ def test_a_flood_of_large_bodies_is_refused_before_any_is_read(server):
                                        ["/api/login", "/api/users", "/api/scripts", "/api/records"] * 2])
         for t in threads:
             t.join(120)
-    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
-    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    watch.check()
     assert all(r in (413, 401) or isinstance(r, str) for r in results), results
     # each answer says what is wrong: 64 KB for a login; a script's or a record's route reads
     # more than that only for someone logged in
@@ -424,8 +377,7 @@ def test_a_flood_of_slow_script_calls_leaves_request_threads_for_everyone_else(s
             assert r.status_code == 200, r.text
         for t in threads:
             t.join(120)
-    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
-    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    watch.check()
     codes = [r.status_code if isinstance(r, httpx.Response) else repr(r) for r in results]
     assert set(codes) <= {422, 503} and 422 in codes and 503 in codes, codes
     busy = [r for r in results if r.status_code == 503]
@@ -456,13 +408,15 @@ def test_a_look_at_a_state_over_the_limit_carries_a_message_not_the_state(server
 def test_what_the_server_keeps_of_matches_is_bounded_in_bytes(server):
     # 40 matches whose every view is 360 KB of JSON (under the cap of a look): unbounded, the
     # server kept some 60 MB of Python objects for them (7 MB a match in the red team's game)
-    alice = Api(server, name("a"))
+    alice, bystander = Api(server, name("a")), Api(server, name("c"))
     rss, _peak = rss_and_peak(server.process.pid)
-    for _ in range(40):
-        created = alice.ok("POST", "/api/matches", {"game": "bigstate", "options": {"size": 40000},
-                                                    "seats": [alice.name, alice.name]}, 201)
-        shown = alice.match(created["id"])
-        assert len(shown["view"]["big"]) == 40000 and shown["script_error"] is None
+    with Watch(server, bystander) as watch:
+        for _ in range(40):
+            created = alice.ok("POST", "/api/matches", {"game": "bigstate", "options": {"size": 40000},
+                                                        "seats": [alice.name, alice.name]}, 201)
+            shown = alice.match(created["id"])
+            assert len(shown["view"]["big"]) == 40000 and shown["script_error"] is None
+    watch.check()
     health = httpx.get(server.url + "/api/health").json()
     assert health["cached_bytes"] <= CACHE_MB * 2**20, health
     assert health["cached_positions"] < 40, health
@@ -489,16 +443,18 @@ def test_the_games_of_a_worker_process_stay_within_its_memory_budget(server):
     # Five games of ~45 MB each, played in turn: unbounded, a process kept them all (the red
     # team's: +821 MB for six games of 60 MB); with a budget of 100 MB, the least recently used
     # are unloaded, and come back (their matches replayed) when they are played again.
-    alice = Api(server, name("a"))
-    matches = [alice.ok("POST", "/api/matches", {"game": f"heavy{n}", "seats": [alice.name, alice.name]}, 201)["id"]
-               for n in range(HEAVIES)]
+    alice, bystander = Api(server, name("a")), Api(server, name("c"))
     worst = 0
-    for match_id in matches + matches[:2]:
-        state = alice.match(match_id)
-        assert state["script_error"] is None and state["legal"], state["script_error"]
-        assert alice.move(match_id, state["ply"], state["legal"][0]).status_code == 200
-        for pid in worker_processes(server.process.pid):
-            worst = max(worst, rss_and_peak(pid)[0])
+    with Watch(server, bystander) as watch:
+        matches = [alice.ok("POST", "/api/matches", {"game": f"heavy{n}", "seats": [alice.name, alice.name]},
+                            201)["id"] for n in range(HEAVIES)]
+        for match_id in matches + matches[:2]:
+            state = alice.match(match_id)
+            assert state["script_error"] is None and state["legal"], state["script_error"]
+            assert alice.move(match_id, state["ply"], state["legal"][0]).status_code == 200
+            for pid in worker_processes(server.process.pid):
+                worst = max(worst, rss_and_peak(pid)[0])
+    watch.check()
     assert [alice.match(m)["ply"] for m in matches] == [2, 2] + [1] * (HEAVIES - 2)
     # the budget, one game's growth over it before the next request sees it, and Python's own
     assert worst < (WORKER_MB + 45 + 60) * 2**20, f"a worker process held {worst / 2**20:.0f} MB"
@@ -510,6 +466,7 @@ def test_a_game_that_crashes_its_worker_is_never_blamed_on_another_games_moves(s
     # Mallory's game crashes the worker process on demand, again and again; meanwhile alice and
     # bob play six matches of tic-tac-toe, whose positions lived in those processes.
     mallory, alice, bob = Api(server, name("m")), Api(server, name("a")), Api(server, name("b"))
+    bystander = Api(server, name("c"))
     evil = [mallory.ok("POST", "/api/matches", {"game": "crasher", "seats": [mallory.name, mallory.name]}, 201)["id"]
             for _ in range(2)]      # (two: one on each worker process's lane)
     victims = [alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, bob.name]}, 201)["id"]
@@ -523,24 +480,26 @@ def test_a_game_that_crashes_its_worker_is_never_blamed_on_another_games_moves(s
         while not stop.is_set():
             crashes.append(mallory.move(match_id, 0, "boom"))
     attackers = [threading.Thread(target=attack, args=(m,), daemon=True) for m in evil for _ in range(2)]
-    for t in attackers:
-        t.start()
-    try:
-        wait_for(lambda: crashes, 30, "a crash")
-        refused = []
-        for ply, move in enumerate(["b2", "a1", "c3", "a3", "a2"]):
-            for match_id in victims:
-                who = alice if ply % 2 == 0 else bob
-                shown = who.match(match_id)
-                if shown["script_error"]:
-                    refused.append(shown["script_error"])
-                r = who.move(match_id, ply, move)
-                if r.status_code != 200:
-                    refused.append(r.text)
-    finally:
-        stop.set()
+    with Watch(server, bystander) as watch:
         for t in attackers:
-            t.join(30)
+            t.start()
+        try:
+            wait_for(lambda: crashes, 30, "a crash")
+            refused = []
+            for ply, move in enumerate(["b2", "a1", "c3", "a3", "a2"]):
+                for match_id in victims:
+                    who = alice if ply % 2 == 0 else bob
+                    shown = who.match(match_id)
+                    if shown["script_error"]:
+                        refused.append(shown["script_error"])
+                    r = who.move(match_id, ply, move)
+                    if r.status_code != 200:
+                        refused.append(r.text)
+        finally:
+            stop.set()
+            for t in attackers:
+                t.join(30)
+    watch.check()
     assert refused == [], refused
     # each crash is mallory's own, and named as hers
     assert all(r.status_code == 502 and "crasher.lua" in r.json()["message"] for r in crashes), crashes[0].text
@@ -564,11 +523,7 @@ def test_computer_turns_are_served_in_turn_per_player(server):
     # One search at a time on this server. Alice starts 8 matches where the computer opens,
     # then Bob one: Bob's is searched once the one under way ends (first come, first served,
     # it waited for all of hers: the red team's victim waited 38 s behind 12 matches).
-    alice, bob = Api(server, name("a")), Api(server, name("b"))
-    theirs = [alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": ["mcts:0.3s", alice.name]}, 201)["id"]
-              for _ in range(8)]
-    waiting = [m for m in theirs if alice.match(m)["ply"] == 0]
-    mine = bob.ok("POST", "/api/matches", {"game": "tictactoe", "seats": ["mcts:0.3s", bob.name]}, 201)["id"]
+    alice, bob, bystander = Api(server, name("a")), Api(server, name("b")), Api(server, name("c"))
     moved: dict[int, float] = {}
 
     def everyone_moved() -> bool:
@@ -576,7 +531,13 @@ def test_computer_turns_are_served_in_turn_per_player(server):
             if match_id not in moved and alice.match(match_id)["ply"] == 1:
                 moved[match_id] = time.monotonic()
         return len(moved) == len(waiting) + 1
-    wait_for(everyone_moved, 120, "every computer's move")
+    with Watch(server, bystander) as watch:
+        theirs = [alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": ["mcts:0.3s", alice.name]},
+                           201)["id"] for _ in range(8)]
+        waiting = [m for m in theirs if alice.match(m)["ply"] == 0]
+        mine = bob.ok("POST", "/api/matches", {"game": "tictactoe", "seats": ["mcts:0.3s", bob.name]}, 201)["id"]
+        wait_for(everyone_moved, 120, "every computer's move")
+    watch.check()
     before_bob = sum(moved[m] < moved[mine] for m in waiting)
     assert len(waiting) >= 5, f"only {len(waiting)} of alice's searches were still to come: nothing to tell"
     # (the one under way as bob's match came, and one that may have ended as it was looked at)
@@ -642,8 +603,7 @@ def test_websocket_watchers_are_bounded_and_the_players_always_let_in(server):
         mine = [opened(person=alice)[1] for _ in range(PER_USER)]
         assert sum(isinstance(m, dict) for m in mine) == PER_USER - 1, mine
         assert mine[-1][0] == 1013 and f"you have {PER_USER} sockets" in mine[-1][1], mine[-1]
-    assert watch.health < 1.0, f"/api/health took {watch.health:.2f} s during the flood"
-    assert watch.me < 3.0, f"GET /api/me took {watch.me:.2f} s during the flood"
+    watch.check()
 
     # a closed socket gives its place back
     def let_in() -> bool:
