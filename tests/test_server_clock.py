@@ -148,3 +148,16 @@ def test_a_clock_and_a_time_per_move_together_are_refused(services):
     with pytest.raises(ApiError) as refused:
         services.lobby.create(alice, "tictactoe", None, None, [alice.name, bob.name], "1d", None, "5+3")
     assert "not both" in refused.value.message
+
+
+def test_the_default_time_per_move_is_a_time_or_none_within_the_servers_bounds():
+    from nomv.cli import UsageError, _default_time_per_move
+    from nomv.server.settings import Settings
+    settings = Settings(min_time_per_move=60)
+    assert Settings().default_time_per_move == 3 * 86400
+    assert _default_time_per_move("7d", settings) == 7 * 86400
+    assert _default_time_per_move("None", settings) is None
+    for bad in ("30", "400d", "soon"):
+        with pytest.raises(UsageError) as refused:
+            _default_time_per_move(bad, settings)
+        assert "--default-time-per-move" in str(refused.value) and repr(bad) in str(refused.value)

@@ -72,7 +72,8 @@ def test_nomv_serve_help_lists_its_options(capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out
     for option in ("--db URL", "--host", "--port", "--smtp URL", "--searches", "--time-limit",
-                   "--max-scripts", "--min-time-per-move", "--forwarded-allow-ips IPS", "--header-timeout S",
+                   "--max-scripts", "--min-time-per-move",
+                   "--default-time-per-move TIME", "--forwarded-allow-ips IPS", "--header-timeout S",
                    "--body-timeout S", "--max-waiting N"):
         assert option in out, option
 

@@ -79,7 +79,9 @@ class MeChange(Body):
 
 
 #: A time per move: seconds, or a text such as "12h" or "3d".
-TimePerMove = Annotated[float | str | None, Field(description="seconds (or \"12h\", \"3d\"); who runs out loses")]
+TimePerMove = Annotated[float | str | None, Field(
+    description="seconds (or \"12h\", \"3d\"); who runs out loses. Left out between people (with no "
+                "`clock`): the server's default (`--default-time-per-move`, 3 days); \"none\": no limit")]
 
 
 ClockIn = Annotated[str | dict[str, float] | None, Field(

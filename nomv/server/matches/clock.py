@@ -22,23 +22,34 @@ MAX_TIME_PER_MOVE = 365 * 86400
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d)?\s*$", re.I)
 
 
+#: What a request writes for a correspondence match with no time limit (none by default: a
+#: match between people gets the server's default time per move when it asks for none).
+NO_LIMIT = "none"
+
+
 def parse_duration(value: Any) -> float | None:
     """Seconds from a number of seconds or a text such as ``36h``, ``3d``, ``90m``."""
     if value is None:
         return None
     if isinstance(value, bool):
-        raise Invalid("time_per_move is a number of seconds, or a text like 12h or 3d")
+        raise Invalid("time_per_move is a number of seconds, or a text like 12h or 3d (or \"none\": no limit)")
     if isinstance(value, (int, float)):
         return float(value)
     m = _DURATION.match(str(value)) if isinstance(value, str) else None
     if not m:
-        raise Invalid(f"time_per_move is a number of seconds, or a text like 12h or 3d; got {str(value)[:40]!r}")
+        raise Invalid(f"time_per_move is a number of seconds, or a text like 12h or 3d (or \"none\": no limit); "
+                      f"got {str(value)[:40]!r}")
     unit = (m.group(2) or "s").lower()
     return float(m.group(1)) * {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}[unit]
 
 
-def time_per_move(value: Any, shortest: float) -> float | None:
-    """The time per move a request asks for, checked against the server's shortest."""
+def time_per_move(value: Any, shortest: float, default: float | None = None) -> float | None:
+    """The time per move a request asks for, checked against the server's shortest: ``default``
+    when it asks for nothing, None (no limit) when it asks for ``"none"``."""
+    if value is None:
+        return default
+    if isinstance(value, str) and value.strip().lower() == NO_LIMIT:
+        return None
     seconds = parse_duration(value)
     if seconds is not None and not shortest <= seconds <= MAX_TIME_PER_MOVE:
         raise Invalid(f"time_per_move must be from {shortest:g} seconds to {MAX_TIME_PER_MOVE // 86400} days")

@@ -68,8 +68,12 @@ class Lobby:
         continued record); it starts at once when no seat waits for anyone.  ``within(w,
         answer)`` runs in the transaction that stores it (a job ends there).  ``clock``: a live
         time control (base + increment), instead of a time per move."""
-        seconds = time_per_move(tpm, self.settings.min_time_per_move)
         control = time_control(clock)
+        # (correspondence between people: the server's default time per move when the request
+        # names none, as correspondence sites do; a match that waits for no one needs none)
+        people = sum(s.kind != "computer" for s in match_seats)
+        default = self.settings.default_time_per_move if control is None and people > 1 else None
+        seconds = time_per_move(tpm, self.settings.min_time_per_move, default)
         if control is not None and seconds is not None:
             raise Invalid("a match has a live clock or a time per move, not both: leave one out")
         computers = any(s.kind == "computer" for s in match_seats)

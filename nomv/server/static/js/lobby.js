@@ -6,7 +6,7 @@ import { get, post } from "./api.js";
 import { draw } from "./board.js";
 import { el, clear } from "./dom.js";
 import { lang, localized, t } from "./i18n.js";
-import { challengeTerms, ratedByDefault, timeChoice } from "./lobbyparts.js";
+import { challengeTerms, ratedByDefault, timeBody, timeChoice } from "./lobbyparts.js";
 import { ratingText } from "./matchparts.js";
 
 // The computer players a seat may have, by level (nomv/ai: LEVELS), with their names in words.
@@ -159,8 +159,7 @@ function newMatchForm(game, me, onCreated) {
       body.options = {};
       for (const o of options) body.options[o.spec.name] = o.read();
     }
-    if (time.value.includes("+")) body.clock = time.value;
-    else if (time.value) body.time_per_move = time.value;
+    Object.assign(body, timeBody(time.value));
     body.rated = rated.checked;
     try {
       const created = await post("/api/matches", body);

@@ -8,13 +8,30 @@ import { t } from "./i18n.js";
 export const LIVE = ["1+0", "3+2", "5+3", "10+5", "15+10", "30+20"];
 export const CORRESPONDENCE = ["1d", "2d", "3d", "7d", "14d"];
 export const DEFAULT_TIME = "3d";
+/** What the server reads as no time limit (a match between people that names no time gets days). */
+export const NO_LIMIT = "none";
+
+/**
+ * The time terms of a new match's request from the form's choice: a live clock ("5+3"), or a
+ * time per move ("3d", or "none").
+ * @param {string} choice
+ * @returns {{clock: string} | {time_per_move: string}}
+ */
+export function timeBody(choice) {
+  return choice.includes("+") ? { clock: choice } : { time_per_move: choice || DEFAULT_TIME };
+}
+
+/** Days per move in words ("1 day per move", "3 days per move"). */
+export function daysPerMove(n) {
+  return n === 1 ? t("1 day per move") : t("{n} days per move", { n });
+}
 
 export function timeChoice() {
   return el("select", { name: "time" },
     el("optgroup", { label: t("Live (clock)") }, LIVE.map((v) => el("option", { value: v, text: `${v.replace("+", " + ")} ${t("min + s")}` }))),
     el("optgroup", { label: t("Correspondence") }, CORRESPONDENCE.map((v) =>
-      el("option", { value: v, selected: v === DEFAULT_TIME, text: t("{n} days per move", { n: parseInt(v, 10) }) }))),
-    el("option", { value: "", text: t("no limit") }));
+      el("option", { value: v, selected: v === DEFAULT_TIME, text: daysPerMove(parseInt(v, 10)) }))),
+    el("option", { value: NO_LIMIT, text: t("no limit") }));
 }
 
 const COMPUTERS = new Set(["easy", "medium", "hard", "random"]);
@@ -32,7 +49,7 @@ export function timeTerms(m) {
   if (m.clock) return `${+(m.clock.base / 60).toFixed(2)} + ${m.clock.increment}`;
   if (m.time_per_move) {
     const s = m.time_per_move;
-    if (s >= 86400) return t("{n} days per move", { n: +(s / 86400).toFixed(1) });
+    if (s >= 86400) return daysPerMove(+(s / 86400).toFixed(1));
     if (s >= 3600) return t("{n} h per move", { n: +(s / 3600).toFixed(1) });
     return t("{n} min per move", { n: +(s / 60).toFixed(1) });
   }

@@ -55,7 +55,8 @@ export function rematchBody(match) {
   const body = { game: match.game, seats, options: match.options };
   if (match.variant) { body.variant = match.variant; delete body.options; }
   if (match.clock) body.clock = { base: match.clock.base, increment: match.clock.increment };
-  else if (match.time_per_move) body.time_per_move = match.time_per_move;
+  // (no limit asked again in words: a request naming no time gets the server's days per move)
+  else body.time_per_move = match.time_per_move || "none";
   if (match.rated) body.rated = true;
   return body;
 }
