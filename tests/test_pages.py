@@ -2,7 +2,9 @@
 browser contexts: live clocks that tick, warn and run out (the server ends the match), the
 rating change on the finished page, a rematch that reaches the other player's lobby live with a
 marker in the tab's title, a challenge answered with Accept / Decline only, the move list by
-turns with its keys, turning the board around, a player's page; on a phone (390 px, in Italian)
+turns with its keys, turning the board around, a player's page; the sound and the notification
+of "your turn" (asked for on the account page; the notification only while the page is not in
+front); on a phone (390 px, in Italian)
 the turn and the clocks on the first screen, the New match form (rated as its seats are, days
 per move by default), the account page and the upload page (errors at their lines, a good
 script in the catalogue).  Screenshots of each page go to NOMV_SHOTS when it is set.
@@ -120,6 +122,66 @@ def test_a_live_clock_runs_out_and_the_rematch_reaches_the_other_lobby(browser, 
     page.wait_for_selector("form.login")
     assert "null" not in page.inner_text("header")
     visitor.close()
+    alice.close()
+    bob.close()
+
+
+#: Watches what the page asks of the browser (each call goes on to the real one): the
+#: notifications it makes, and the tones it starts with the state of their audio context.
+SPY = """
+window.alerts = { notifications: [], tones: [] };
+const RealNotification = window.Notification;
+window.Notification = class extends RealNotification {
+  constructor(title, options) { super(title, options); window.alerts.notifications.push(title); }
+};
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.alerts.tones.push(this.context.state);
+  return start.apply(this, args);
+};
+"""
+
+
+def test_your_turn_sounds_and_notifies_as_asked_on_the_account_page(browser, server):  # noqa: F811
+    alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
+    a, b = alice.api, bob.api
+    alice.context.grant_permissions(["notifications"], origin=server.url)
+    alice.context.add_init_script(SPY)
+    page = alice.page
+    page.goto(f"{server.url}/account")
+    page.check("[name=sound]")
+    page.check("[name=notifications]")
+    page.wait_for_function("() => (localStorage.getItem('nomv.alerts') || '').includes('\"notifications\":true')")
+    mid = a.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [b.name, a.name]}, 201)["id"]
+    b.ok("POST", f"/api/matches/{mid}/accept")
+    page.click("header a.home")
+    page.wait_for_selector(f".my-matches [data-match='{mid}']")
+    # Another tab in front (focus as a browser has it, not Playwright's every-page-focused).
+    alice.context.new_cdp_session(page).send("Emulation.setFocusEmulationEnabled", {"enabled": False})
+    other = alice.context.new_page()
+    other.bring_to_front()
+    assert page.evaluate("document.hasFocus()") is False
+
+    def turn(mover, ply: int, move: str) -> dict:
+        """The move makes it alice's turn: her tab's title counts it (the alerts come with it)."""
+        mover.ok("POST", f"/api/matches/{mid}/moves", {"ply": ply, "move": move})
+        page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
+        return page.evaluate("window.alerts")
+
+    assert turn(b, 0, "b2") == {"notifications": ["Your turn"], "tones": ["running"]}
+    # Turned off: neither when it is her turn again.
+    page.evaluate("localStorage.setItem('nomv.alerts', JSON.stringify({sound: false, notifications: false}))")
+    a.ok("POST", f"/api/matches/{mid}/moves", {"ply": 1, "move": "a1"})
+    page.wait_for_function("() => !document.title.startsWith('(')", timeout=10_000)
+    assert turn(b, 2, "c3") == {"notifications": ["Your turn"], "tones": ["running"]}
+    # On again, the tab in front: the sound, but no notification (the page says it already).
+    page.evaluate("localStorage.setItem('nomv.alerts', JSON.stringify({sound: true, notifications: true}))")
+    page.bring_to_front()
+    assert page.evaluate("document.hasFocus()") is True
+    a.ok("POST", f"/api/matches/{mid}/moves", {"ply": 3, "move": "a3"})
+    page.wait_for_function("() => !document.title.startsWith('(')", timeout=10_000)
+    assert turn(b, 4, "a2") == {"notifications": ["Your turn"], "tones": ["running", "running"]}
+    other.close()
     alice.close()
     bob.close()
 

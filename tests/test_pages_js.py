@@ -1,6 +1,7 @@
 """The pages' JavaScript without a browser: node's test runner on the match page's logic
-(tests/js/pages.test.mjs), and, where the pinned tools are installed (.ci/run installs them
-with npm), TypeScript's check of the JSDoc types (`tsc --checkJs`, tsconfig.json) and ESLint."""
+(tests/js/pages.test.mjs) and the lobby's (tests/js/lobby.test.mjs), and, where the pinned tools
+are installed (.ci/run installs them with npm), TypeScript's check of the JSDoc types
+(`tsc --checkJs`, tsconfig.json) and ESLint."""
 from __future__ import annotations
 
 import os
@@ -23,7 +24,8 @@ def tool(name: str) -> str:
 
 
 def test_the_pages_logic_under_node():
-    run = subprocess.run([tool("node"), "--test", str(ROOT / "tests" / "js" / "pages.test.mjs")],
+    run = subprocess.run([tool("node"), "--test", *(str(ROOT / "tests" / "js" / f"{name}.test.mjs")
+                                                    for name in ("pages", "lobby"))],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout

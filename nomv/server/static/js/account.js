@@ -45,6 +45,6 @@ export async function accountPage(root, me) {
   notes.addEventListener("change", keep);
   page.append(form, el("h2", { text: t("In this browser") }),
     el("div", { class: "alerts" }, el("label", {}, sound, ` ${t("A sound when it is my turn")}`),
-      el("label", {}, notes, ` ${t("A notification when it is my turn (tab hidden)")}`), here),
+      el("label", {}, notes, ` ${t("A notification when it is my turn (this page not in front)")}`), here),
     el("p", {}, el("a", { href: `/users/${encodeURIComponent(me.name)}`, text: t("Your ratings and matches") })));
 }

@@ -23,17 +23,58 @@ export function markedTitle(title, count) {
   return count > 0 ? `(${count}) ${bare}` : bare;
 }
 
+/**
+ * The matches that became yours to play or answer since the list `known` (keys "id:ply"; null
+ * before the first list, when nothing is new), and the keys of the list now.
+ * @param {Set<string>|null} known
+ * @param {Array<{id: number, ply: number, your_turn?: boolean, to_answer?: boolean}>} list
+ */
+export function freshTurns(known, list) {
+  const mine = list.filter((m) => m.your_turn || m.to_answer);
+  const keys = new Set(mine.map((m) => `${m.id}:${m.ply}`));
+  return { mine, keys, fresh: known === null ? [] : mine.filter((m) => !known.has(`${m.id}:${m.ply}`)) };
+}
+
+/**
+ * What to do when `fresh` matches became yours: a sound if wanted (also for the match on screen:
+ * it says the other moved), a notification if wanted and permitted while this page has not the
+ * focus (a hidden tab, another window): the page in front of you says it already.
+ * @param {Array<object>} fresh
+ * @param {{sound: boolean, notifications: boolean}} wanted
+ * @param {{focused: boolean, permitted: boolean}} here
+ */
+export function alertsFor(fresh, wanted, here) {
+  return { sound: fresh.length > 0 && wanted.sound,
+           notification: fresh.length > 0 && wanted.notifications && here.permitted && !here.focused ? fresh[0] : null };
+}
+
+// One audio context for the page, made and resumed at a click or a key (a browser lets a page
+// play sound once the person has used it); a tone then needs no further permission.
+let audio = null;
+function audioContext() {
+  if (!audio && globalThis.AudioContext) { try { audio = new AudioContext(); } catch (e) { audio = null; } }
+  return audio;
+}
+function unlockAudio() {
+  const context = audioContext();
+  if (context && context.state === "suspended") context.resume().catch(() => {});
+}
+if (globalThis.document) {
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, unlockAudio, { capture: true });
+}
+
 function beep() {
+  const context = audioContext();
+  if (!context) return;
   try {
-    const audio = new AudioContext();
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
+    const tone = context.createOscillator();
+    const gain = context.createGain();
     tone.frequency.value = 660;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.3);
-    tone.connect(gain).connect(audio.destination);
+    gain.gain.setValueAtTime(0.15, context.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, context.currentTime + 0.3);
+    tone.connect(gain).connect(context.destination);
     tone.start();
-    tone.stop(audio.currentTime + 0.3);
+    tone.stop(context.currentTime + 0.3);
   } catch (e) { /* no sound here */ }
 }
 
@@ -48,26 +89,22 @@ export function followTurns() {
   async function refresh() {
     let list;
     try { list = await get("/api/me/matches"); } catch (e) { return; }
-    const mine = list.filter((m) => m.your_turn || m.to_answer);
-    state.count = mine.length;
+    const now = freshTurns(known, list);
+    state.count = now.mine.length;
     document.title = markedTitle(document.title, state.count);
-    const ids = new Set(mine.map((m) => `${m.id}:${m.ply}`));
-    if (known !== null) {
-      const fresh = mine.filter((m) => !known.has(`${m.id}:${m.ply}`));
-      const here = fresh.filter((m) => location.pathname !== `/matches/${m.id}` || document.hidden);
-      if (here.length) alert(here[0]);
-    }
-    known = ids;
+    known = now.keys;
+    const permitted = !!globalThis.Notification && Notification.permission === "granted";
+    const todo = alertsFor(now.fresh, alertsWanted(), { focused: document.hasFocus(), permitted });
+    if (todo.sound) beep();
+    if (todo.notification) notify(todo.notification);
   }
 
-  function alert(m) {
-    const wanted = alertsWanted();
-    if (wanted.sound) beep();
-    if (wanted.notifications && globalThis.Notification && Notification.permission === "granted" && document.hidden) {
+  function notify(m) {
+    try {
       const note = new Notification(m.to_answer ? t("A challenge to you") : t("Your turn"),
         { body: `${localized(m.title, m.game)} #${m.id}`, tag: `nomv-${m.id}` });
       note.onclick = () => { window.focus(); location.assign(`/matches/${m.id}`); };
-    }
+    } catch (e) { /* this browser shows none from a page (Chrome on Android: only from a service worker) */ }
   }
 
   function connect() {
