@@ -114,6 +114,7 @@ def test_a_live_clock_runs_out_and_the_rematch_reaches_the_other_lobby(browser, 
     alice.page.goto(f"{server.url}/users/{b.name}")
     alice.page.wait_for_selector(f".finished [data-match='{mid}']")
     assert alice.page.inner_text(".ratings td.provisional").endswith("?")
+    assert alice.page.inner_text(".ratings [data-game=tictactoe] td >> nth=0") == "Tic-tac-toe"     # the title, not the slug
     shot(alice, "desktop-user-page")
     # A visitor not logged in sees no "null" in the header (the first thing an invited friend sees).
     visitor = browser.new_context(viewport=DESKTOP)

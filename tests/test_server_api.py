@@ -459,7 +459,8 @@ def test_ratings_and_standings_for_three_players(server):
     assert all(rows[n]["games"] == 1 for n in names)
     best = min(range(3), key=lambda i: end["outcome"]["ranks"][i])
     assert rows[names[best]]["rating"] == max(rows[n]["rating"] for n in names)
-    assert players[1].ok("GET", f"/api/users/{names[best]}")["ratings"][0]["game"] == "trinim"
+    rating = players[1].ok("GET", f"/api/users/{names[best]}")["ratings"][0]
+    assert rating["game"] == "trinim" and rating["title"] == "Trinim"
 
 
 # -- accounts ---------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from .. import ratings
+from .. import ratings, reading
 from ..accounts import User
 from ..errors import NotFound
 from .deps import COOKIE, Lang, Me, ServicesDep, token_of
@@ -102,4 +102,10 @@ def profile(name: str, s: ServicesDep, lang: Lang) -> dict[str, Any]:
         raise NotFound(f"no user named {name!r}")
     with s.store.read() as db:
         rows = ratings.of_user(db, found.id)
+    for row in rows:
+        try:
+            info = s.catalogue.find(row["game"]).info
+        except NotFound:        # a game gone from the catalogue keeps its name
+            info = None
+        row["title"] = reading.title(info, row["game"], lang)
     return {"name": found.name, "ratings": rows, "matches": s.listings.finished(found.id, lang=lang)}

@@ -159,6 +159,7 @@ class UserOut(Answer):
 
 class UserRating(Answer):
     game: str
+    title: str = Field(description="the game's title in your language")
     rating: float = Field(description="a cautious estimate: 1000 + 40 × (μ − 3σ), never below 0")
     provisional: bool = Field(description="too few games yet to say much")
     games: int

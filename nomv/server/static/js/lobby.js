@@ -42,7 +42,7 @@ function matchLine(m, me) {
   // (the server words the seats and the line: whose turn, the result, a challenge)
   const others = (m.seats || []).filter((s) => s.user !== me.name).map((s) => s.label || s.user || "?");
   const what = m.line ? m.line.text : m.status;
-  return el("li", { class: m.your_turn ? "mine turn" : "mine" },
+  return el("li", { class: m.your_turn || m.to_answer ? "mine turn" : "mine" },
     el("a", { href: `/matches/${m.id}`, "data-match": m.id }, `${localized(m.title, m.game)} #${m.id}`),
     el("span", { class: "who", text: others.join(", ") }),
     el("span", { class: "what", text: what }));
@@ -206,10 +206,12 @@ async function gameDetails(game, me, onCreated) {
     }
     if (rules) box.append(el("h3", { text: t("Rules") }), el("p", { class: "rules", text: localized(rules) }));
     if (standing && standing.standings.length) {
-      box.append(el("h3", { text: t("Standings") }), el("table", { class: "standings" },
-        el("tr", {}, ["#", t("Name"), t("rating"), t("games"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
-        standing.standings.map((r) => el("tr", {}, [r.rank, r.name, ratingText(r), r.games, r.wins, r.draws, r.losses]
-          .map((v) => el("td", { text: String(v) }))))));
+      box.append(el("h3", { text: t("Standings") }), el("div", { class: "table-scroll" }, el("table", { class: "standings" },
+        el("tr", {}, ["#", t("Name"), t("Rating"), t("Played"), t("Won"), t("Drawn"), t("Lost")].map((h) => el("th", { text: h }))),
+        standing.standings.map((r) => el("tr", {},
+          el("td", { text: String(r.rank) }),
+          el("td", { class: "name", title: r.name }, el("a", { href: `/users/${encodeURIComponent(r.name)}`, text: r.name })),
+          [ratingText(r), r.games, r.wins, r.draws, r.losses].map((v) => el("td", { text: String(v) })))))));
     }
     if (me) box.append(newMatchForm(game, me, onCreated));
   } catch (e) {
@@ -242,6 +244,9 @@ export async function lobbyPage(root, me, go, live = undefined) {
   page.append(gamesBox);
   let games = [];
   try { games = await get("/api/games"); } catch (e) { gamesBox.append(el("p", { class: "message", text: e.message })); }
+  // (by title as the reader reads it, the server's games before the uploaded ones)
+  games.sort((x, y) => Number(x.origin === "upload") - Number(y.origin === "upload")
+    || localized(x.title, x.name).localeCompare(localized(y.title, y.name), lang));
   const list = el("ul", { class: "game-list" });
   for (const game of games) {
     const item = el("li", { "data-game": game.name });

@@ -261,7 +261,8 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
       seats.append(el("li", { class: "seat" + (turn ? " turn" : ""), "data-seat": seat.seat },
         el("span", { class: "marker", text: turn ? "▶" : "" }),
         el("span", { class: "role", text: seat.role }),
-        el("span", { class: "who", text: seat.label }),
+        seat.user ? el("a", { class: "who", href: `/users/${encodeURIComponent(seat.user)}`, text: seat.label })
+          : el("span", { class: "who", text: seat.label }),
         el("span", { class: "note", text: notes.join(" · ") }, ratingChange(match, seat.seat))));
     }
     panel.append(seats);

@@ -92,8 +92,11 @@ export async function uploadPage(root, me) {
     result.append(el("p", { text: t("Checking the script…") }));
     try {
       const done = await send(text);
+      // (the game by its title, as every list names it; its catalogue name beside, as a link names it)
+      const title = await get(`/api/games/${encodeURIComponent(done.game)}`)
+        .then((g) => localized(g.title, done.game), () => done.game);
       clear(result).append(el("p", { class: "ok", "data-uploaded": done.game },
-        t("{game} is in the catalogue.", { game: done.game }), " ", el("a", { href: `/?game=${encodeURIComponent(done.game)}`, text: t("Start a match of it") })));
+        t("{game} is in the catalogue.", { game: `${title} (${done.game})` }), " ", el("a", { href: `/?game=${encodeURIComponent(done.game)}`, text: t("Start a match of it") })));
       if (done.warnings && done.warnings.length) {
         const list = el("ul", { class: "diagnostics" });
         showDiagnostics(list, text, done.warnings);

@@ -15,11 +15,12 @@ export async function userPage(root, name) {
     page.append(el("h2", { text: t("Ratings") }));
     if (!profile.ratings.length) page.append(el("p", { text: t("No rated matches yet.") }));
     else {
-      page.append(el("table", { class: "standings ratings" },
-        el("tr", {}, [t("Game"), t("rating"), t("games"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
+      page.append(el("div", { class: "table-scroll" }, el("table", { class: "standings ratings" },
+        el("tr", {}, [t("Game"), t("Rating"), t("Played"), t("Won"), t("Drawn"), t("Lost")].map((h) => el("th", { text: h }))),
         profile.ratings.map((r) => el("tr", { "data-game": r.game },
-          el("td", { text: r.game }), el("td", { class: r.provisional ? "provisional" : "", title: r.provisional ? t("provisional (few games yet)") : "", text: ratingText(r) }),
-          [r.games, r.wins, r.draws, r.losses].map((v) => el("td", { text: String(v) }))))));
+          el("td", { class: "name" }, el("a", { href: `/?game=${encodeURIComponent(r.game)}`, text: localized(r.title, r.game) })),
+          el("td", { class: r.provisional ? "provisional" : "", title: r.provisional ? t("provisional (few games yet)") : "", text: ratingText(r) }),
+          [r.games, r.wins, r.draws, r.losses].map((v) => el("td", { text: String(v) })))))));
       if (profile.ratings.some((r) => r.provisional)) page.append(el("p", { class: "note", text: `? ${t("provisional (few games yet)")}` }));
     }
     page.append(el("h2", { text: t("Finished matches") }));
