@@ -64,8 +64,8 @@ class Notifier:
                  f"it is your turn in match {m.id}, {title} against {', '.join(others)}.",
                  f"Move {m.row.ply + 1}; the last move was "
                  f"{m.moves[-1].notation if m.moves else '(none: you open the game)'}.", "",
-                 f"The match: {base}/api/matches/{m.id}"]
+                 f"The match: {base}/matches/{m.id}"]
         if m.row.deadline is not None:
             lines.append(f"Your time for this move ends at {iso(m.row.deadline)} (UTC).")
-        lines += ["", "-- nomv (turn these e-mails off with PATCH /api/me {\"notify\": false})"]
+        lines += ["", f"-- nomv (turn these e-mails off on your account page, {base}/account)"]
         self.mailer.send(seat.email, f"Your turn: {title}, match {m.id}", "\n".join(lines))
