@@ -5,7 +5,8 @@ marker in the tab's title, a challenge answered with Accept / Decline only, the 
 turns with its keys, turning the board around, a player's page; the sound and the notification
 of "your turn" (asked for on the account page; the notification only while the page is not in
 front); on a phone (390 px, in Italian)
-the turn and the clocks on the first screen, the New match form (rated as its seats are, days
+the turn and the clocks on the first screen, a tile's rotations brought into view after its
+slot's click, the New match form (rated as its seats are, days
 per move by default), the account page and the upload page (errors at their lines, a good
 script in the catalogue).  Screenshots of each page go to NOMV_SHOTS when it is set.
 
@@ -15,10 +16,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 
-from serverlib import name
+from serverlib import challenge, name
 from test_browser import DESKTOP, PHONE, Player, browser, server  # noqa: F401  (shared fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,6 +224,29 @@ def test_a_phone_in_italian_the_bar_the_form_the_account_and_the_upload(browser,
     page.wait_for_selector("[data-turn='not played']")
     assert "interrotta" in page.inner_text("[data-turn]")
     assert a.match(mid)["status"] == "aborted"
+    # A step whose next choices stand off the board (a Nonads tile's rotations, drawn under the
+    # board on a phone): after the click they come into view.
+    tiles = challenge(a, [b], "nonads", [a.name, b.name])
+    for _ in range(12):
+        state = a.match(tiles)
+        mover = a if state["to_move"] in state["you"] else b
+        legal = mover.match(tiles)["legal_moves"]
+        slots = Counter(m["steps"][0] for m in legal if len(m["steps"]) == 2)
+        slot = next((step for step, n in slots.items() if n > 1), None)
+        if slot and mover is a:
+            break
+        mover.ok("POST", f"/api/matches/{tiles}/moves", {"ply": state["ply"], "move": legal[0]["steps"]})
+    else:
+        raise AssertionError("no slot with several rotations in 12 plies")
+    rotations = [m["steps"][1] for m in legal if m["steps"][0] == slot]
+    alice.open(tiles)
+    page.wait_for_selector(f"#board[data-ply='{state['ply']}']")
+    in_view = """([steps]) => steps.some((step) => [...document.querySelectorAll(`#board svg [data-step="${step}"]`)]
+        .some((e) => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }))"""
+    assert not page.evaluate(in_view, [rotations]), "the rotations were on the first screen already"
+    page.locator(f"#board svg [data-step={json.dumps(slot)}]").first.click()
+    page.wait_for_function(in_view, arg=[rotations], timeout=5000)
+    shot(alice, "phone-nonads-rotations-it")
     # The New match form: rated as its seats are, a correspondence time of days by default.
     page.goto(f"{server.url}/?game=tictactoe")
     page.wait_for_selector("form.new-match")
@@ -236,7 +261,7 @@ def test_a_phone_in_italian_the_bar_the_form_the_account_and_the_upload(browser,
     page.click("form.new-match [data-action=create]")
     page.wait_for_selector(".invitation .invite-link")
     assert page.eval_on_selector(".invitation", "e => getComputedStyle(e).color") != "rgb(138, 28, 28)"
-    created = a.ok("GET", "/api/me/matches")[0]
+    created = max(a.ok("GET", "/api/me/matches"), key=lambda m: m["id"])      # the form's
     assert created["time_per_move"] == 3 * 86400 and created["rated"] is True
     # The open challenge, as others see it: its title and terms.
     bob.page.goto(f"{server.url}/")

@@ -129,6 +129,20 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
     else if (result.kind === PLAY) return send(input.moves[result.move].steps);
     else message = "";
     render();
+    if (result.kind !== ILLEGAL) showNextSteps();
+  }
+
+  // After a click that leaves the move unfinished: when none of the places to click next is in
+  // view (on a phone, a tile's rotations drawn under the board), the first comes into view.
+  function showNextSteps() {
+    const clicked = new Set(input ? input.clicked : []);
+    const next = [...board.querySelectorAll("svg .clickable[data-step]"), ...stepBar.querySelectorAll("button.clickable")]
+      .filter((node) => !clicked.has(node.getAttribute("data-step")));
+    const inView = (node) => {
+      const box = node.getBoundingClientRect();
+      return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+    };
+    if (next.length && !next.some(inView)) next[0].scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   function done() {
