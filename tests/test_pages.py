@@ -124,6 +124,12 @@ def test_a_live_clock_runs_out_and_the_rematch_reaches_the_other_lobby(browser, 
     page.goto(f"{server.url}/")
     page.wait_for_selector("form.login")
     assert "null" not in page.inner_text("header")
+    # On a match's page (a link someone sent), the header offers to log in.
+    page.goto(f"{server.url}/matches/{mid}")
+    page.wait_for_selector("#board[data-outcome]")
+    assert "null" not in page.inner_text("body")
+    page.click("header [data-action=to-login]")
+    page.wait_for_selector("form.login")
     visitor.close()
     alice.close()
     bob.close()

@@ -30,6 +30,9 @@ function drawHeader(me) {
   header.append(...[
     el("a", { href: "/", class: "home", text: "nomv" }),
     el("span", { class: "spacer" }),
+    // (a visitor who came by a link to a match: the way to log in; the lobby and an invitation
+    // have the form on the page)
+    !me && !/^\/(invite\/.*)?$/.test(location.pathname) ? el("a", { href: "/", class: "nav", "data-action": "to-login", text: t("Log in") }) : null,
     me ? el("a", { href: "/upload", class: "nav", text: t("Upload") }) : null,
     me ? el("a", { href: "/account", class: "me nav", text: t("Logged in as {name}", { name: me.name }) }) : null,
     me ? el("button", { "data-action": "logout", text: t("Log out"), onclick: async () => {
