@@ -334,8 +334,6 @@ def cmd_render(args) -> int:
 
 def cmd_bench(args) -> int:
     if args.serve:
-        if args.against:
-            raise UsageError("--against measures the games' random playouts, not --serve")
         return _bench_serve(args)
     if args.against:
         return _bench_against(args)
@@ -404,15 +402,27 @@ def _bench_serve(args) -> int:
         raise UsageError("--seconds must be more than 0 and --players at least 2")
     if args.rate is not None and args.rate <= 0:
         raise UsageError("--rate must be more than 0 moves a second")
+    if args.poll <= 0 or args.repeat < 1:
+        raise UsageError("--poll must be more than 0 seconds and --repeat at least 1")
+    if args.profile:
+        from .server import loadprofile
+        if not loadprofile.available():
+            raise NomvError("--profile needs py-spy (a sampling profiler): pip install py-spy")
     configs = tuple(args.serve_config or ("sqlite", "postgresql", "postgresql x2"))
     progress = ((lambda text: print(f"  {text}...", file=sys.stderr, flush=True)) if not args.json
                 else (lambda text: None))
     try:
-        rows = loadbench.run(args.players // 2, seconds, configs, progress=progress, rate=args.rate)
+        if args.routes:
+            rows = loadbench.run_routes(args.against, progress=progress)
+            print(json.dumps(rows, indent=2) if args.json else loadbench.format_routes(rows))
+            return 0
+        rows = loadbench.run(args.players // 2, seconds, configs, progress=progress, rate=args.rate,
+                             model=args.model, against=args.against, profile=args.profile, poll=args.poll,
+                             repeat=args.repeat, moves=args.moves)
     except FileNotFoundError:
         raise NomvError("PostgreSQL is not installed (initdb not found): apt-get install postgresql, "
                         "or --serve-config sqlite") from None
-    except RuntimeError as exc:   # a server that did not start: its own message
+    except RuntimeError as exc:   # a server that did not start, a revision not found: its own message
         raise NomvError(f"nomv bench --serve: {exc}") from None
     print(json.dumps(rows, indent=2) if args.json else loadbench.format_table(rows))
     return 0
@@ -777,12 +787,28 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--rate", type=float, metavar="MOVES_PER_S", help="with --serve: the players together "
                    "offer this many moves a second, each match at an even pace (default: each plays as "
                    "fast as the server answers, and a move's latency is the queue of the others)"),
+    p.add_argument("--model", choices=["page", "bot"], default="page", help="with --serve: what the players "
+                   "are: pages (each keeps the match's WebSocket open and moves when a push says it is "
+                   "their turn; the default) or bots that poll the match (--poll seconds)")
+    p.add_argument("--moves", choices=["ws", "http"], default="ws", help="with --serve: how pages send "
+                   "their moves: over the match's WebSocket, as the page does (the default; a server that "
+                   "takes none there is sent them over HTTP), or as POST .../moves")
+    p.add_argument("--poll", type=float, default=1.0, metavar="S", help="with --serve --model bot: how "
+                   "often a bot looks at its match (default 1 s)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N", help="with --serve: measure each "
+                   "configuration N times (with --against: alternately)")
+    p.add_argument("--profile", action="store_true", help="with --serve: sample each server with py-spy "
+                   "while it is loaded and print where its time goes (pip install py-spy)")
+    p.add_argument("--routes", action="store_true", help="with --serve: time every route of the API one "
+                   "request at a time, with the server's CPU per call (with --against: side by side)")
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
                    help="also play OpenSpiel's versions of the classic games in the same run "
                         "(needs pip install 'nomv[openspiel]')")
     p.add_argument("--against", metavar="REV", help="instead: random games of the bundled games (or "
                    "--game) under the git revision REV of nomv, installed in a temporary environment, "
-                   "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4)")
+                   "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4). "
+                   "With --serve: also run the server of this git revision (e.g. main, HEAD~3), the two "
+                   "taking turns in one run, for side-by-side ratios")
     p.add_argument("--rounds", type=int, default=5, help="with --against: measurements of each game on "
                    "each side (default 5)")
     p.add_argument("--instructions", action="store_true", help="with --against: count the instructions "

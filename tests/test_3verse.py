@@ -120,6 +120,7 @@ def board_of(pos):
 
 # -- the rules (docs/games/3verse.md) -----------------------------------------------------------------------------
 
+@pytest.mark.slow     # (a minute a runtime: `pytest -m slow`)
 def test_opening_has_1128_paths_to_1128_positions(verse):
     pos = verse.start()
     moves = pos.legal_moves

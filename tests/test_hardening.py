@@ -207,6 +207,7 @@ HEAVY = '''return {
 '''
 
 
+@pytest.mark.slow     # (minutes: kept out of the default run, `pytest -m slow`)
 def test_the_windows_memory_does_not_grow_with_the_plies(tmp_path):
     import gc
     import tracemalloc

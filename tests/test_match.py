@@ -198,4 +198,6 @@ def test_a_script_error_in_a_game_is_named_with_its_game(tmp_path, capsys, jobs)
                  "--jobs", jobs]) == 1
     err = capsys.readouterr().err
     assert "internal error" not in err
-    assert re.search(r"game [12] \(seed \d+, seats random, random\) failed: .*boom\.lua:34: boom \(in play\)", err), err
+    line = source[:source.index("  play = function(s, m)\n")].count("\n") + 2    # (the line added)
+    assert re.search(rf"game [12] \(seed \d+, seats random, random\) failed: .*boom\.lua:{line}: boom \(in play\)",
+                     err), err

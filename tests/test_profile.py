@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import nomv
-from conftest import SCRIPTS, bundled_games
+from conftest import MINIMAL, SCRIPTS, bundled_games
 from nomv.cli import main
 from nomv.limits import Limits
 from nomv.profile import DOC, profile
@@ -128,28 +128,9 @@ def test_every_bundled_game_profiles(name, lua, monkeypatch):
 
 
 def test_profiling_leaves_the_time_limit_and_the_sandbox_as_they_were(script):
-    path = script('''
-local g = nomv.grid.square(3, 1)
-return {
-  name = "after",
-  setup = function(opts, rng) return {board = {0, 0, 0}, to_move = 1} end,
-  moves = function(s)
-    local out = {}
-    for i = 1, 3 do if s.board[i] == 0 then out[#out + 1] = {g.ids[i]} end end
-    return out
-  end,
-  play = function(s, m)
-    local b = nomv.copy(s.board)
-    b[g:at(m[1])] = s.to_move
-    return {board = b, to_move = 3 - s.to_move}
-  end,
-  result = function(s)
-    for i = 1, 3 do if s.board[i] == 0 then return nil end end
-    return {winner = 1}
-  end,
-  text = function(s) while true do end end,
-  notation = function(s, m) return jit.version end,
-}''')
+    # (the minimal game, with a hook that hangs and one that reaches for LuaJIT's `jit`)
+    path = script(MINIMAL.replace("\n}\n", "\n  text = function(s) while true do end end,\n"
+                                            "  notation = function(s, m) return jit.version end,\n}\n"))
     # Lua 5.4: a hanging hook is stopped by the count hook (LuaJIT's compiled loop, by the worker)
     with nomv.Game.load(str(path), runtime="5.4", limits=Limits(time=0.5), isolate=False) as game:
         profile(game, seconds=0.2)
@@ -209,6 +190,7 @@ def test_bench_measures_any_script(capsys):
     assert "did you mean 'connect4'" in capsys.readouterr().err
 
 
+@pytest.mark.slow     # (installs a revision in a new environment: minutes; `pytest -m slow`)
 def test_bench_against_a_revision_plays_both_side_by_side(capsys):
     # This very commit, installed in a temporary environment (git archive, pip), against the
     # tree: the same script on both sides, one round.

@@ -23,6 +23,7 @@ from typing import Any, Iterator, Sequence
 
 from ..ai.agents import AgentSpecError, MctsAgent, make_agent
 from ..errors import NomvError
+from ..languages import localized
 from ..limits import Limits
 
 #: Lines of the records' format (nomv/lab/records.py); a reader refuses other versions.
@@ -251,10 +252,12 @@ def other_settings(specs: dict[str, Any], variants: dict[str, dict[str, Any]], v
     return out, sorted(fixed, key=lambda name: (specs[name].order, name))
 
 
-def help_examples(help_text: str, current: Any, most: int = 3) -> list[str]:
+def help_examples(help_text: Any, current: Any, most: int = 3) -> list[str]:
     """The values a text option's help shows as examples: its words that are not plain words
     (Trinim's layout: "rows from the apex: b/bb/bgr/grgg/rbgrr"), at most ``most``.  The script's
     own check then refuses those that are not values (Nibble's "colours 1-9")."""
+    if not isinstance(help_text, str):      # (a help in several languages: its English)
+        help_text = localized(help_text)
     words = [w.strip("()[]{},;:'\"").rstrip(".") for w in help_text.split()]
     found = [w for w in dict.fromkeys(words) if w and w != current and not w.isalpha() and not w.isdigit()
              and any(c.isalnum() for c in w)]

@@ -6,8 +6,8 @@ records, and compute the report.  ``nomv analyze`` (nomv/cli.py) is a thin front
 >>> plan = make_plan(game, games=200, seed=1)
 >>> records, _ = play(plan, InProcess())
 >>> result = report(plan.header(), records)
->>> result["games"], result["ends"]["errors"], round(result["seats"][0]["win_rate"], 1)
-(200, 0, 0.6)
+>>> result["games"], result["ends"]["errors"], 0.5 < result["seats"][0]["win_rate"] < 0.8
+(200, 0, True)
 >>> game.close()
 """
 from __future__ import annotations

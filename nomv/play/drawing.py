@@ -183,6 +183,8 @@ def geometry(item: Any) -> dict[str, Any] | None:
 def _n(v: float) -> float:
     """A number as short as it can be written: whole numbers as ints, others to 6 decimals
     (a drawing crosses the network after every move)."""
+    if type(v) is int and -2**53 < v < 2**53:
+        return v                # most coordinates of most boards: nothing to round
     r = round(float(v), 6)
     return int(r) if r.is_integer() and abs(r) < 2**53 else r
 
@@ -295,11 +297,12 @@ class Drawing:
 
 
 def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), moves: Sequence[Any] = (),
-            notations: Sequence[str] | None = None) -> Drawing:
-    """The drawing of ``scene``: ``before`` is the scene before the last move and
-    ``last_steps`` that move's steps (its marks: none without them); ``moves`` the legal moves
-    (objects with ``steps`` and ``label``, with their ``notations``), for the buttons of steps
-    that name no scene item."""
+            notations: Sequence[str] | None = None, facts: Any = None) -> Drawing:
+    """The drawing of ``scene``: ``before`` is the scene before the last move (or its
+    nomv.play.marks.SceneFacts) and ``last_steps`` that move's steps (its marks: none without
+    them); ``moves`` the legal moves (objects with ``steps`` and ``label``, with their
+    ``notations``), for the buttons of steps that name no scene item; ``facts`` the SceneFacts
+    of ``scene`` when the caller keeps them (what is worked out of a scene, once)."""
     raw = scene.get("items") if isinstance(scene, Mapping) else None
     items: list[Any] = raw if isinstance(raw, list) else []
     flags = board_items(items)
@@ -316,7 +319,7 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     for layer, _k, entry in shapes:
         if "id" in entry and entry["id"] not in placed:
             placed[entry["id"]] = (layer, entry)
-    out.base = _with_marks(shapes, placed, items, flags, scene, before, last_steps)
+    out.base = _with_marks(shapes, placed, items, flags, scene if facts is None else facts, before, last_steps)
     out.texts = [e for _l, _k, e in texts]
     for n, entry in enumerate(out.base):
         sid = entry.get("id")

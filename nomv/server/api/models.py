@@ -112,7 +112,7 @@ class MoveIn(Body):
     ply: StrictInt = Field(description="the ply of the position you saw (the number of moves played)")
     move: Annotated[list[Step], Field(min_length=1, max_length=1000)] | Annotated[
         str, Field(min_length=1, max_length=10_000, pattern=r"\S")] = Field(
-        description="the steps of a legal move (as in `legal`), or its notation",
+        description="the steps of a legal move (as in `legal_moves`), or its notation",
         examples=[["D4", "D2"], "D4-D2"])
 
 
@@ -326,10 +326,11 @@ class LastMove(Answer):
 
 
 class LegalMove(Answer):
-    steps: list[str]
+    steps: list[str] = Field(description="the step ids, to send as the move")
     notation: str
-    any_order: bool
-    label: str | None
+    any_order: bool = Field(False, description="true when the steps may be clicked in any order "
+                                               "(only then present)")
+    label: str | None = Field(None, description="the move's own label, when it has one (only then present)")
 
 
 class Mark(Answer):
@@ -441,9 +442,8 @@ class MatchOut(Answer):
                                                    "your legal moves (its notation, or its place's label)")
     moves: list[str]
     last_move: LastMove | None
-    legal: list[list[str]] = Field(description="your legal moves (each a list of step ids) when "
-                                               "it is your turn, else []")
-    legal_moves: list[LegalMove] = Field(description="the same with notation, any_order and label")
+    legal_moves: list[LegalMove] = Field(description="your legal moves when it is your turn, else []: "
+                                                     "each its steps (step ids) and notation")
     draw_offer: list[int] | None = Field(description="the seats that offered a draw")
     takeback: Takeback | None
     rated: bool
@@ -459,7 +459,9 @@ class MatchOut(Answer):
 
 
 #: How a route answers a match as you see it: a key left out (the seed, before the end) is left
-#: out of the answer, not sent as null.
+#: out of the answer, not sent as null.  (The match service hands the answer over serialised,
+#: made once per version and viewer class: nomv.server.matches.answers; tests/test_server_scale.py
+#: holds it against this model's schema.)
 AS_SEEN: dict[str, Any] = {"response_model": MatchOut, "response_model_exclude_unset": True}
 
 
@@ -473,14 +475,6 @@ class Earlier(Answer):
     error: str | None = Field(None, description="why the view cannot be shown, when the script failed")
     moves: list[str] = Field(description="the moves up to this position")
     last_move: LastMove | None
-
-
-class Played(Answer):
-    ply: int = Field(description="the ply after the move")
-    move: str = Field(description="the move in the game's notation")
-    steps: list[str]
-    status: Status
-    outcome: Outcome | None
 
 
 class Created(Answer):
@@ -573,8 +567,11 @@ class Health(Answer):
     version: str
     database: Literal["sqlite", "postgresql"]
     cached_positions: int
-    cached_bytes: int = Field(description="about the memory of what is kept of matches (views of positions and looks)")
+    cached_bytes: int = Field(description="about the memory of what is kept of matches (views of positions, looks, answers)")
     live_connections: int
+    answers_made: int = Field(description="answers about matches made since the start (once per match "
+                                           "version and viewer class)")
+    pushes_sent: int = Field(description="messages sent to WebSockets since the start")
 
 
 class Error(Answer):

@@ -20,7 +20,8 @@ from ..store import now
 from .clock import Fischer, deadline, time_control, time_per_move
 from .notify import Notifier
 from .repository import RUNNING, WAITING, Changes, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
-from .round import Rounds
+from .answers import Shown
+from .round import Round, Rounds
 from .seating import parse_seats
 
 
@@ -149,13 +150,13 @@ class Lobby:
             if seat is not None and seat not in free:
                 raise Invalid(f"seat {seat} is not open; open seats: {free}")
             number = seat if seat is not None else free[0]
-            self._change(m, {}, seat=(number, user.id))
+            self._change(rnd, m, {}, seat=(number, user.id))
             m = rnd.load()
-            if not self._start_if_ready(m, user):
+            if not self._start_if_ready(rnd, m, user):
                 self.notifier.changed(m, "seat taken", acting=user)
         return {"id": match_id, "seat": number}
 
-    def accept(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+    def accept(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Accepts the challenge of a match that names the user: the match as they see it."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -166,13 +167,13 @@ class Lobby:
             if m.row.status != WAITING:
                 raise Conflict(f"this match is {m.row.status}")
             for number in pending:
-                self._change(m, {}, accepted=number)
+                self._change(rnd, m, {}, accepted=number)
                 m = rnd.load()
-            if not self._start_if_ready(m, user):
+            if not self._start_if_ready(rnd, m, user):
                 self.notifier.changed(m, "accepted", acting=user)
-            return rnd.show(user, lang)
+            return rnd.answer(user, lang=lang)
 
-    def decline(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+    def decline(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Declines the challenge of a match that names the user: it will not be played."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -180,11 +181,11 @@ class Lobby:
             if m.row.status != WAITING or not any(
                     s.kind == "user" and s.user_id == user.id and not s.accepted for s in m.seats):
                 raise Conflict("you have no challenge to decline in this match")
-            after = self._change(m, {"status": "declined", "to_move": None, "deadline": None})
+            after = self._change(rnd, m, {"status": "declined", "to_move": None, "deadline": None})
             self.notifier.changed(after, "declined", acting=user)
-            return rnd.show(user, lang)
+            return rnd.answer(user, lang=lang)
 
-    def cancel(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+    def cancel(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Cancels a match the user created, while it waits for players."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -192,11 +193,11 @@ class Lobby:
                 raise Forbidden("only who created a match may cancel it")
             if m.row.status != WAITING:
                 raise Conflict(f"only a match that has not started can be cancelled; this one is {m.row.status}")
-            after = self._change(m, {"status": "cancelled", "to_move": None, "deadline": None})
+            after = self._change(rnd, m, {"status": "cancelled", "to_move": None, "deadline": None})
             self.notifier.changed(after, "cancelled", acting=user)
-            return rnd.show(user, lang)
+            return rnd.answer(user, lang=lang)
 
-    def _start_if_ready(self, m: Match, user: User) -> bool:
+    def _start_if_ready(self, rnd: Round, m: Match, user: User) -> bool:
         """Starts the match if every seat is taken and accepted: whether it did."""
         if m.row.status != WAITING or not all(s.accepted and s.kind != "open" for s in m.seats):
             return False
@@ -209,7 +210,7 @@ class Lobby:
         user_ids = [s.user_id for s in m.seats if s.kind == "user"]
         if len(set(user_ids)) != len(user_ids):
             values["rated"] = False       # someone playing against themselves
-        self.notifier.changed(self._change(m, values), "start", acting=user)
+        self.notifier.changed(self._change(rnd, m, values), "start", acting=user)
         return True
 
     @staticmethod
@@ -219,10 +220,11 @@ class Lobby:
         if not any(s.kind == "user" and s.user_id == user.id for s in m.seats):
             raise Forbidden("this is not your match")
 
-    def _change(self, m: Match, values: MatchChange, seat: tuple[int, int] | None = None,
+    def _change(self, rnd: Round, m: Match, values: MatchChange, seat: tuple[int, int] | None = None,
                 accepted: int | None = None) -> Match:
         """Writes a change of the match (``seat``: (number, user id) takes an open seat;
-        ``accepted``: a seat's challenge accepted); the match as it left it (seats as read)."""
+        ``accepted``: a seat's challenge accepted); the match as it left it (seats as read: the
+        round forgets what it remembered, and reads the match when next asked)."""
         t = now()
         try:
             with self.tables.change() as w:
@@ -233,4 +235,6 @@ class Lobby:
                     w.seat(m.id, accepted, accepted=True)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
+        finally:
+            rnd.forget()
         return m.changed(values, t)

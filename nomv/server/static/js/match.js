@@ -3,9 +3,13 @@
 // (moveinput.js), the move list (a click shows an earlier position), the seats, the actions
 // (resign, draw, takeback), and live changes through the match's WebSocket, reconnecting after
 // a lost connection; the clocks (clock.js), the move list by turns (movelist.js), the answers
-// to a challenge, abort and rematch, flipping the board (matchparts.js).  Every sentence about the match (whose turn, the result, the seats, the
-// offers) is the server's, worded by nomv/play/wording.py in the page's language.
-import { get, post } from "./api.js";
+// to a challenge, abort and rematch, flipping the board (matchparts.js).  A move goes over that
+// WebSocket (POST .../moves when it is not open) and its answer is the match as it left it, so a
+// move costs one message: the page draws that answer and fetches nothing; the pushes carry each
+// new version.  Every sentence about the match (whose turn, the result, the seats, the offers) is
+// the server's, worded by nomv/play/wording.py in the page's language (the socket's ?lang=, the
+// requests' Accept-Language).
+import { ApiError, get, post } from "./api.js";
 import { draw, keepTextsReadable } from "./board.js";
 import { el, clear } from "./dom.js";
 import { lang, localized, t } from "./i18n.js";
@@ -30,6 +34,8 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
   let message = "";           // what the last click or request did
   let sending = false;
   let socket = null, retry = 0, closed = false, live = false;
+  const replies = new Map();  // moves sent over the socket: id -> {resolve, reject}
+  let lastTag = 0;
   let shownCoordinates = keptCoordinates();
   const ratings = new Map();  // user name -> {rating, provisional} in this game
   let flipped = isFlipped(matchId);
@@ -103,11 +109,27 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
       if (event.data === "pong") return;
       let data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
+      if (data && (data.type === "moved" || data.type === "error")) {
+        const waiting = replies.get(data.id);
+        replies.delete(data.id);
+        if (waiting) {
+          if (data.type === "moved") waiting.resolve(data);
+          else waiting.reject(new ApiError(data.status, data));
+        }
+        return;
+      }
       if (data && data.match) update(data.match);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       live = false;
+      for (const waiting of replies.values()) waiting.reject(new ApiError(0, { message: t("connection lost") }));
+      replies.clear();
       if (closed) return;
+      if (event.code === 1008) {         // refused (the session ended, no such match): no retry
+        message = event.reason || t("connection lost");
+        render();
+        return;
+      }
       render();
       // Reconnect, a little later each time: the first message then catches up.
       retry = Math.min(retry + 1, 5);
@@ -161,9 +183,15 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
     message = t("Playing {move}…", { move: notation });
     render();
     try {
-      await post(`/api/matches/${matchId}/moves`, { ply: match.ply, move: steps });
+      // the answer is the match after the move, as you see it (its push may have come first)
+      const body = { ply: match.ply, move: steps };
+      if (socket && socket.readyState === 1) {
+        const answer = await overSocket(body);
+        if (answer.match) update(answer.match);
+      } else {
+        update(await post(`/api/matches/${matchId}/moves`, body));
+      }
       message = "";
-      update(await get(`/api/matches/${matchId}`));
     } catch (e) {
       message = e.message;
       if (e.body && e.body.match) update(e.body.match, true);     // a stale ply: the position now
@@ -172,6 +200,15 @@ export function matchPage(root, matchId, me, onChange, onRematch) {
       sending = false;
       render();
     }
+  }
+
+  // A move over the match's WebSocket: answered there as POST .../moves would answer it.
+  function overSocket(body) {
+    return new Promise((resolve, reject) => {
+      const id = ++lastTag;
+      replies.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ type: "move", id, ...body }));
+    });
   }
 
   async function act(path, body, sure) {
