@@ -549,6 +549,23 @@ def cmd_new(args) -> int:
     return 0
 
 
+def _default_time_per_move(text: str, settings) -> float | None:
+    """--default-time-per-move: a time (``3d``, ``36h``, seconds) or ``none``."""
+    from .server.errors import Invalid
+    from .server.matches.clock import MAX_TIME_PER_MOVE, NO_LIMIT, parse_duration
+    if text.strip().lower() == NO_LIMIT:
+        return None
+    try:
+        seconds = parse_duration(text)
+    except Invalid:
+        seconds = None
+    if seconds is None or not settings.min_time_per_move <= seconds <= MAX_TIME_PER_MOVE:
+        raise UsageError(f"--default-time-per-move takes a time such as 3d, 36h or 600 (seconds), from "
+                         f"--min-time-per-move ({settings.min_time_per_move:g} s) to "
+                         f"{MAX_TIME_PER_MOVE // 86400} days, or none; got {text!r}")
+    return seconds
+
+
 def cmd_serve(args) -> int:
     try:
         from .server.settings import Settings
@@ -600,6 +617,11 @@ def cmd_serve(args) -> int:
                  "body_timeout", "job_seconds"):
         if not getattr(settings, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
+    if args.default_time_per_move is not None:
+        settings.default_time_per_move = _default_time_per_move(args.default_time_per_move, settings)
+    elif settings.default_time_per_move is not None and settings.default_time_per_move < settings.min_time_per_move:
+        raise UsageError(f"--min-time-per-move ({settings.min_time_per_move:g} s) is longer than the default time "
+                         f"per move ({settings.default_time_per_move:g} s): give --default-time-per-move too")
     if args.max_script_kb is not None:
         settings.max_script_bytes = int(args.max_script_kb * 1024)
     if args.quick_check:
@@ -974,6 +996,9 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "per process (default 50)")
     p.add_argument("--min-time-per-move", type=float, metavar="S", help="the shortest time per move a "
                    "match may ask for, in seconds (default 60)")
+    p.add_argument("--default-time-per-move", metavar="TIME", help="the time per move of a match "
+                   "between people that asks for none and has no live clock: 3d, 36h, seconds, or "
+                   "none for no limit (default 3d)")
     p.add_argument("--clock-interval", type=float, metavar="S", help="how often to look for players "
                    "out of time, in seconds (default 5)")
     p.add_argument("--session-days", type=float, metavar="DAYS", help="a session unused this long ends "

@@ -307,7 +307,7 @@ def test_history_browsing_and_back_to_the_game(browser, server):
     alice.page.click(".moves button[data-ply='1']")
     alice.wait_ply(1)
     assert alice.page.inner_html("#board svg.main") != live
-    assert "an earlier position" in alice.page.inner_text(".status")
+    assert "an earlier position" in alice.page.inner_text(".notes")
     alice.page.click("[data-action=live]")
     alice.wait_ply(3)
     assert alice.page.inner_html("#board svg.main") == live
@@ -358,7 +358,7 @@ def test_a_reload_mid_match_loses_nothing(browser, server):
     bob.wait_ply(1)
     bob.page.reload()
     bob.page.wait_for_selector("#board[data-ply='1'] svg [data-step]")
-    assert bob.page.inner_text(".moves") == legal[0]["notation"]
+    assert bob.page.inner_text(".moves [data-ply='1']") == legal[0]["notation"]
     assert "Your turn" in bob.page.inner_text(".status")
     # and the reloaded page is live again: the next move arrives without reloading
     bob.play(match_id, bob.api.match(match_id)["legal_moves"][0]["steps"])

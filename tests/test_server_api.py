@@ -416,6 +416,26 @@ def test_time_per_move_loss_while_running(server):
     assert r.status_code == 422 and "time_per_move" in r.json()["message"]
 
 
+def test_a_correspondence_match_between_people_has_days_per_move_unless_it_asks_for_no_limit(server):
+    alice, bob = people(server)
+    # asking for no time: the server's default, 3 days a move (as correspondence sites do)
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    state = alice.match(match_id)
+    assert state["time_per_move"] == 3 * 86400 and state["clock"] is None
+    assert 3 * 86400 - 60 < state["seconds_left"] <= 3 * 86400
+    mine = next(m for m in bob.ok("GET", "/api/me/matches") if m["id"] == match_id)
+    assert mine["time_per_move"] == 3 * 86400
+    # an open seat waits for a person too; "none" asks for no limit; a live clock has no time per move
+    for body, expected in (({"seats": [alice.name, "open"]}, 3 * 86400), ({"time_per_move": "none"}, None),
+                           ({"time_per_move": None}, 3 * 86400), ({"clock": "3+2"}, None),
+                           ({"seats": [alice.name, "random"]}, None)):
+        created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, bob.name], **body}, 201)
+        assert alice.match(created["id"])["time_per_move"] == expected, body
+        alice.post(f"/api/matches/{created['id']}/cancel")
+    r = alice.post("/api/matches", {"game": "tictactoe", "seats": [alice.name, bob.name], "time_per_move": "never"})
+    assert r.status_code == 422 and '"none": no limit' in r.json()["message"]
+
+
 # -- resign, draws, takebacks, challenges ---------------------------------------------------------
 
 def test_resign_draw_and_takeback(server):
@@ -510,7 +530,8 @@ def test_ratings_and_standings_for_three_players(server):
     assert all(rows[n]["games"] == 1 for n in names)
     best = min(range(3), key=lambda i: end["outcome"]["ranks"][i])
     assert rows[names[best]]["rating"] == max(rows[n]["rating"] for n in names)
-    assert players[1].ok("GET", f"/api/users/{names[best]}")["ratings"][0]["game"] == "trinim"
+    rating = players[1].ok("GET", f"/api/users/{names[best]}")["ratings"][0]
+    assert rating["game"] == "trinim" and rating["title"] == "Trinim"
 
 
 # -- accounts ---------------------------------------------------------------------------------------

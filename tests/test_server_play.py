@@ -187,8 +187,10 @@ def test_your_turn_mail_reaches_the_smtp_server(server, mailbox):
     # bob accepted: alice opens, and is told so
     mail = wait_for(lambda: mailbox.to(alice_address), what="alice's mail")[0]
     assert mail["Subject"] == f"Your turn: Tic-tac-toe, match {match_id}"
-    body = mail.get_payload()
-    assert f"https://games.example/api/matches/{match_id}" in body and bob.name in body
+    body = mail.get_payload(decode=True).decode()
+    assert f"https://games.example/matches/{match_id}" in body and "/api/" not in body     # the match's page
+    assert bob.name in body
+    assert "https://games.example/account" in body
     assert "Your time for this move ends at" in body
     assert alice.move(match_id, 0, "b2").status_code == 200
     mail = wait_for(lambda: [m for m in mailbox.to(bob_address) if f"match {match_id}" in m["Subject"]],

@@ -612,6 +612,7 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("POST", lambda: f"/api/matches/{fresh()}/resign", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/draw", {"action": "offer"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/takeback", {"action": "ask"}, {ANON: 401, OTHER: 403, PLAYER: 409}),
+        ("POST", lambda: f"/api/matches/{fresh()}/abort", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
         # a computer player without an estimate declines: the answer's message says why
         ("POST", lambda: f"/api/matches/{against_computer()}/draw?lang=it", {"action": "offer"}, {PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/accept", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
@@ -624,6 +625,7 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("POST", "/api/records", a_record, {ANON: 401, PLAYER: 201, OTHER: 201}),   # a challenge: the seats accept it
         ("GET", lambda: f"/api/jobs/{a_job()}", None, {ANON: 401, OTHER: 404, PLAYER: 200}),
         ("GET", lambda: f"/api/matches/{fresh()}/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
+        ("GET", "/api/me/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
         ("POST", "/api/logout", None, {ANON: 200}),
     ]
     # Every answer, of success or refusal, is the one the OpenAPI page documents: its status for

@@ -75,6 +75,16 @@ class SessionsEnded:
     from_payload = from_data
 
 
+#: Keys of pushes that are not a match's (matches have ids from 1): the open challenges, and
+#: each user's own matches (the key -user_id).
+LOBBY = 0
+
+
+def user_channel(user_id: int) -> int:
+    """The key of the pushes about a user's matches (the lobby's "your turn" list)."""
+    return -user_id
+
+
 @dataclass(eq=False)
 class Subscription:
     match_id: int

@@ -4,6 +4,7 @@ jobs (an upload's check, a record's replay) and uploads.  The routers reach them
 ``nomv.server.api.deps``."""
 from __future__ import annotations
 
+
 from .accounts import Accounts
 from .bounded import Bounded
 from .catalogue import Catalogue

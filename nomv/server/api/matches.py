@@ -32,7 +32,7 @@ def create_match(body: NewMatch, base: BaseUrl, current: Me, s: ServicesDep) -> 
     The match starts once every seat is taken and accepted. 429 when you have created the
     most matches waiting or running that the server keeps for one player."""
     created = s.lobby.create(current, body.game, body.options, body.variant, body.seats,
-                             body.time_per_move, body.rated)
+                             body.time_per_move, body.rated, body.clock)
     return with_links(created, base)
 
 
@@ -96,6 +96,14 @@ def resign(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> Respon
     """You lose; with more than two players, the others share the win. Holding several seats,
     you resign the one to move (409 when none is)."""
     return as_seen(s.rounds.resign(current, match_id, lang))
+
+
+@router.post("/matches/{match_id}/abort", **AS_SEEN, summary="Abort a match before every player has moved",
+             responses=errors(401, 404, 409, write=True))
+def abort(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+    """Ends a running match that no one wins or loses, while some player has made no move yet
+    (someone who never turns up; a wrong game chosen). Not rated."""
+    return s.rounds.abort(current, match_id, lang)
 
 
 @router.post("/matches/{match_id}/draw", **AS_SEEN, summary="Offer, accept or decline a draw",

@@ -46,6 +46,7 @@ class MatchRow:
     rated: bool
     time_per_move: float | None
     deadline: float | None
+    clock: dict[str, Any] | None     # a live time control (nomv.server.matches.clock.Fischer)
     invite: str | None
     draw_offer: list[int] | None
     takeback: dict[str, Any] | None
@@ -134,6 +135,7 @@ class MatchChange(TypedDict, total=False):
     outcome: dict[str, Any] | None
     rated: bool
     deadline: float | None
+    clock: dict[str, Any] | None
     draw_offer: list[int] | None
     takeback: dict[str, Any] | None
 
@@ -154,6 +156,7 @@ class NewMatch:
     deadline: float | None
     invite: str | None
     created_by: int
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

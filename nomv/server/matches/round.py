@@ -39,7 +39,7 @@ from ..engines import Engines
 from ..errors import ApiError, Busy, Conflict, Forbidden, Illegal, NotFound, Stale
 from ..store import now
 from .answers import Budget, Count, Shown
-from .clock import deadline
+from .clock import Fischer, deadline
 from .notify import Notifier
 from .repository import Changes, Lost, Match, MatchChange, MatchTables, MoveRow
 from .views import Views, estimates, viewer_class
@@ -290,15 +290,24 @@ class Round:
             values.update({"status": "ended", "outcome": outcome, "deadline": None})
         else:
             values["deadline"] = deadline(m.seats, snap.to_move, m.row.time_per_move)
+        fischer = Fischer.of(m.row.clock)
+        if fischer is not None:
+            fischer = fischer.moved(seat, t, m.seat(seat).kind == "user")
+            if outcome is not None:
+                fischer = fischer.stopped(None, t, False)
+            else:
+                values["deadline"] = fischer.deadline(m.seats, snap.to_move)
+            values["clock"] = fischer.row()
         stored = MoveRow(m.row.ply, seat, played.steps, played.notation, t, expects)
         if outcome is not None:
             self._unless_too_short(m, [*m.moves, stored], values)
         try:
             with p.tables.change() as w:
                 w.add_move(m.id, stored)
-                w.update(m, values, t)
                 if outcome is not None:
-                    self._rate(w, m, outcome["ranks"], values)
+                    outcome = self._rate(w, m, values)
+                    values["outcome"] = outcome
+                w.update(m, values, t)
         except Lost:
             p.engines.forget(key)
             fresh = self.load()
@@ -323,6 +332,29 @@ class Round:
             self._end(m, policy.resigned(len(m.seats), seat))
             return self.answer(user, lang=lang)
 
+    def abort(self, user: User, lang: str = "en") -> dict[str, Any]:
+        """Ends the match with no result while some seat has not moved yet."""
+        with self._acting():
+            m = self.load()
+            self._running(m, user)
+            if {mv.seat for mv in m.moves} >= {s.seat for s in m.seats}:
+                raise Conflict("every player has moved: resign or offer a draw instead of aborting")
+            values: MatchChange = {"status": "aborted", "to_move": None, "deadline": None,
+                                   "draw_offer": None, "takeback": None}
+            fischer = Fischer.of(m.row.clock)
+            t = now()
+            if fischer is not None:
+                to_move = m.row.to_move
+                values["clock"] = fischer.stopped(to_move, t, to_move is not None
+                                                  and m.seat(to_move).kind == "user").row()
+            try:
+                with self._parts.tables.change() as w:
+                    w.update(m, values, t)
+            except Lost:
+                raise Conflict("the match changed meanwhile; look again") from None
+            self._changed(m.changed(values, t), "aborted", user)
+            return self.show(user, lang)
+
     def end_if_overdue(self) -> bool:
         """Ends the match if the player to move has run out of time."""
         with self.lock:
@@ -344,10 +376,19 @@ class Round:
                                "draw_offer": None, "takeback": None}
         self._unless_too_short(m, m.moves, values)
         t = now()
+        fischer = Fischer.of(m.row.clock)
+        if fischer is not None:
+            to_move = m.row.to_move
+            person = to_move is not None and m.seat(to_move).kind == "user"
+            if result.how == "timeout" and to_move is not None:    # the time it had is all used
+                t_out = m.row.deadline if m.row.deadline is not None else t
+                values["clock"] = fischer.stopped(to_move, max(t_out, fischer.since or t_out), person).row()
+            else:
+                values["clock"] = fischer.stopped(to_move, t, person).row()
         try:
             with self._parts.tables.change() as w:
+                values["outcome"] = self._rate(w, m, values)
                 w.update(m, values, t)
-                self._rate(w, m, list(result.ranks), values)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
         self._changed(m.changed(values, t), result.how)
@@ -363,14 +404,18 @@ class Round:
             values["outcome"] = {**outcome, "unrated": why}
 
     @staticmethod
-    def _rate(w: Changes, m: Match, ranks: list[int], values: MatchChange) -> None:
-        """Rates the players of a rated match that ends, in the transaction that ends it."""
+    def _rate(w: Changes, m: Match, values: MatchChange) -> dict[str, Any]:
+        """Rates the players of a rated match that ends, in the transaction that ends it: its
+        outcome (``values["outcome"]``) with each player's rating before and after (``ratings``)."""
+        outcome = dict(values["outcome"] or {})
         if not values.get("rated", m.row.rated):
-            return
+            return outcome
         user_ids = [s.user_id for s in m.seats if s.user_id is not None]
         if len(user_ids) != len(m.seats) or len(set(user_ids)) != len(user_ids):
-            return
-        ratings.update(w.db, m.row.game, user_ids, ranks)
+            return outcome
+        changes = ratings.update(w.db, m.row.game, user_ids, outcome["ranks"])
+        return {**outcome, "ratings": [{"seat": s.seat, **changes[s.user_id]} for s in m.seats
+                                       if s.user_id is not None]}
 
     # -- draws and takebacks ------------------------------------------------------------------
 
@@ -457,6 +502,12 @@ class Round:
         t = now()
         values: MatchChange = {"ply": back_to, "to_move": seat, "takeback": None, "draw_offer": None,
                                "deadline": deadline(m.seats, seat, m.row.time_per_move)}
+        fischer = Fischer.of(m.row.clock)
+        if fischer is not None:
+            # (each seat keeps the time it has: the running clock's time so far is used)
+            fischer = fischer.stopped(m.row.to_move, t, m.row.to_move is not None
+                                      and m.seat(m.row.to_move).kind == "user").started(t)
+            values.update({"clock": fischer.row(), "deadline": fischer.deadline(m.seats, seat)})
         try:
             with self._parts.tables.change() as w:
                 w.take_back(m.id, back_to, t)
@@ -590,6 +641,10 @@ class Rounds:
     def resign(self, user: User, match_id: int, lang: str = "en") -> Shown:
         with self._acting(user, match_id) as rnd:
             return rnd.resign(user, lang)
+
+    def abort(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+        with self._acting(user, match_id) as rnd:
+            return rnd.abort(user, lang)
 
     def draw(self, user: User, match_id: int, action: Literal["offer", "accept", "decline"],
              lang: str = "en") -> Shown:

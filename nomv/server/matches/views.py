@@ -33,7 +33,7 @@ from ..engines import SPECTATOR, Engines
 from ..errors import Invalid, NotFound, ScriptFailed
 from ..snapshots import WHOLE, Snapshot
 from ..store import now
-from .clock import iso
+from .clock import Fischer, iso
 from .repository import Match, MoveRow
 
 
@@ -147,6 +147,7 @@ class Views:
         seen = reading.match_view(r, m.seats, info, mine, thinking, expects)
         said = reading.worded(seen, lang)
         t = now()
+        clock = Fischer.of(r.clock)
         out = {
             "id": r.id, "game": r.game, "title": reading.title(info, r.game, lang), "sha256": r.script_sha256,
             "options": r.options, "variant": r.variant, "players": r.players, "status": r.status,
@@ -157,6 +158,7 @@ class Views:
             "line": said["line"], "offers": said["offers"],
             "status_line": wording.status_line(seen, scene.get("status") if isinstance(scene, dict) else None, lang),
             "you": mine,
+            "creator": next((s.user for s in m.seats if s.user_id is not None and s.user_id == r.created_by), None),
             "viewer": "whole" if seen_by is WHOLE else "spectator" if seen_by == SPECTATOR else seen_by,
             "outcome": r.outcome,
             "view": shown.get("view"), "scene": scene, "drawing": shown.get("drawing"),
@@ -169,6 +171,7 @@ class Views:
             "rated": r.rated, "time_per_move": r.time_per_move,
             "deadline": iso(r.deadline) if r.running else None,
             "seconds_left": max(0.0, round(r.deadline - t, 1)) if r.deadline and r.running else None,
+            "clock": clock.shown(m.seats, r.to_move if r.running else None, t) if clock else None,
             "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
             "script_error": error,
             "thinking": thinking,
