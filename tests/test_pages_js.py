@@ -1,6 +1,6 @@
 """The pages' JavaScript without a browser: node's test runner on the match page's logic
 (tests/js/pages.test.mjs) and the lobby's (tests/js/lobby.test.mjs), and, where the pinned tools
-are installed (.ci/run installs them with npm), TypeScript's check of the JSDoc types
+are installed (npm ci: .ci/run does it, and this file where npm is), TypeScript's check of the JSDoc types
 (`tsc --checkJs`, tsconfig.json) and ESLint."""
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def tool(name: str) -> str:
+    if name != "node" and not (ROOT / "node_modules" / ".bin" / name).exists() and shutil.which("npm"):
+        # The README's test command installs nothing but Python's: the pinned checkers come from
+        # package-lock.json here, once (npm's registry is needed the first time).
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT,
+                       capture_output=True, timeout=600)
     found = shutil.which("node") if name == "node" else str(ROOT / "node_modules" / ".bin" / name)
     if not found or not Path(found).exists():
         if os.environ.get("NOMV_REQUIRE_BROWSER"):
