@@ -305,12 +305,13 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     of ``scene`` when the caller keeps them (what is worked out of a scene, once)."""
     raw = scene.get("items") if isinstance(scene, Mapping) else None
     items: list[Any] = raw if isinstance(raw, list) else []
-    flags = board_items(items)
+    # (the facts' items are the scene's items that are tables: the same list when all are)
+    aligned = facts is not None and len(facts.items) == len(items)
+    flags = facts.board() if aligned else board_items(items)
     out = Drawing()
     shapes: list[tuple[float, int, dict[str, Any]]] = []
     texts: list[tuple[float, int, dict[str, Any]]] = []
-    # (the facts' items are the scene's items that are tables: the same list when all are)
-    signatures = facts.signatures if facts is not None and len(facts.items) == len(items) else None
+    signatures = facts.signatures if aligned else None
     for k, item in enumerate(items):
         entry = _entry(item, k, not flags[k]) if signatures is None else _remembered_entry(item, k, not flags[k], signatures[k])
         if entry is not None:
@@ -345,7 +346,7 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     if side_boxes:
         out.board_bounds = _union(board_boxes)
         out.side_bounds = _union(side_boxes)
-    out.edge = _edge_entries(edge_coordinates(scene))
+    out.edge = _edge_entries(edge_coordinates(facts if aligned else scene))
     if out.edge and _written_by_the_script(out.edge, out.texts):
         out.edge = []           # the scene writes its own coordinates: nomv adds none, even on request
         return out

@@ -507,14 +507,31 @@ def edge_coordinates(scene: Any) -> list[EdgeLabel] | None:
     does not allow it (ids that are not letters and a number, files or ranks that are not
     straight lines, or a label that would fall on a cell).  Letters go beyond the end of each
     file with the lowest number, numbers beyond the end of each rank with the first letter."""
+    placed = places(scene)
     cells: dict[str, tuple[str, int, tuple[float, float]]] = {}
-    for sid, item in places(scene).items():
+    for sid, item in placed.items():
         m = _CELL_ID.fullmatch(sid)
         box = item_box(item)
         if m and box is not None:
             cells[sid] = (m.group(1), int(m.group(2)), _centre(box))
-    if len(cells) < 4 or 2 * len(cells) < len(places(scene)):
+    if len(cells) < 4 or 2 * len(cells) < len(placed):
         return None
+    # The same cells give the same labels: a server draws every move's scene, and a board's
+    # cells stay where they were (the checks below compare every label with every cell)
+    key = tuple(cells.items())
+    found = _EDGES.get(key, _EDGES)
+    if found is _EDGES:
+        if len(_EDGES) >= 256:
+            _EDGES.clear()
+        found = _EDGES[key] = _edge_labels(cells)
+    return None if found is None else list(found)
+
+
+#: edge_coordinates' answers by the cells they came from (a few boards per process).
+_EDGES: dict[tuple, list[EdgeLabel] | None] = {}
+
+
+def _edge_labels(cells: dict[str, tuple[str, int, tuple[float, float]]]) -> list[EdgeLabel] | None:
     files: dict[str, list[tuple[int, tuple[float, float]]]] = {}
     ranks: dict[int, list[tuple[int, tuple[float, float]]]] = {}
     for letters, number, c in cells.values():
