@@ -20,8 +20,8 @@ from collections import Counter
 from pathlib import Path
 
 
-from serverlib import challenge, name
-from test_browser import DESKTOP, PHONE, Player, browser, server  # noqa: F401  (shared fixtures)
+from serverlib import Api, challenge, name
+from test_browser import DESKTOP, PASSWORD, PHONE, Player, browser, server  # noqa: F401  (shared fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = os.environ.get("NOMV_SHOTS")
@@ -152,8 +152,8 @@ OscillatorNode.prototype.start = function (...args) {
 
 
 def test_your_turn_sounds_and_notifies_as_asked_on_the_account_page(browser, server):  # noqa: F811
-    alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
-    a, b = alice.api, bob.api
+    alice = Player(browser, server, name("alice"))
+    a, b = alice.api, Api(server, name("bob"), PASSWORD)
     alice.context.grant_permissions(["notifications"], origin=server.url)
     alice.context.add_init_script(SPY)
     page = alice.page
@@ -192,7 +192,7 @@ def test_your_turn_sounds_and_notifies_as_asked_on_the_account_page(browser, ser
     assert turn(b, 4, "a2") == {"notifications": ["Your turn"], "tones": ["running", "running"]}
     other.close()
     alice.close()
-    bob.close()
+    b.close()
 
 
 BROKEN = """-- a game with a mistake

@@ -7,6 +7,7 @@ rating before and after."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -46,6 +47,11 @@ def users(s, *names):
     return [s.accounts.register(f"{n}{next(_made)}", "a good password") for n in names]
 
 
+def seen(shown):
+    """An answer as its reader gets it: the times left as of now (the test's clock)."""
+    return json.loads(shown.body())
+
+
 def test_fischer_clocks_run_on_each_turn_and_who_runs_out_loses(services, clock):
     s = services
     alice, bob = users(s, "alice", "bob")
@@ -53,17 +59,17 @@ def test_fischer_clocks_run_on_each_turn_and_who_runs_out_loses(services, clock)
                              {"base": 60, "increment": 5})
     mid = created["id"]
     assert created["status"] == "waiting"
-    shown = s.rounds.show(mid, alice)
+    shown = seen(s.rounds.show(mid, alice))
     assert shown["clock"] == {"base": 60.0, "increment": 5.0, "left": [60.0, 60.0], "running": None}
     clock.t += 500                                   # no clock runs before the start
     s.lobby.accept(bob, mid)
     clock.t += 10
-    assert s.rounds.show(mid, bob)["clock"]["left"] == [50.0, 60.0]
-    assert s.rounds.show(mid, bob)["clock"]["running"] == 1
+    assert seen(s.rounds.show(mid, bob))["clock"]["left"] == [50.0, 60.0]
+    assert seen(s.rounds.show(mid, bob))["clock"]["running"] == 1
     clock.t += 10
     s.rounds.play(alice, mid, 0, "b2")              # 20 s used, +5
     clock.t += 30
-    shown = s.rounds.show(mid, alice)
+    shown = seen(s.rounds.show(mid, alice))
     assert shown["clock"]["left"] == [45.0, 30.0] and shown["clock"]["running"] == 2
     clock.t += 20
     s.rounds.play(bob, mid, 1, "a1")                # 50 s used, +5: 15 left
@@ -73,7 +79,7 @@ def test_fischer_clocks_run_on_each_turn_and_who_runs_out_loses(services, clock)
     clock.t += 4
     s.rounds.takeback(bob, mid, "ask")
     s.rounds.takeback(alice, mid, "accept")
-    shown = s.rounds.show(mid, bob)
+    shown = seen(s.rounds.show(mid, bob))
     assert shown["ply"] == 1 and shown["clock"]["left"] == [40.0, 11.0] and shown["clock"]["running"] == 2
     clock.t += 3
     s.rounds.play(bob, mid, 1, "a1")                # 11 - 3 + 5 = 13
@@ -85,7 +91,7 @@ def test_fischer_clocks_run_on_each_turn_and_who_runs_out_loses(services, clock)
     with pytest.raises(ApiError) as late:
         s.rounds.play(alice, mid, 4, "a2")
     assert late.value.status == 409 and "ended" in late.value.message
-    shown = s.rounds.show(mid, bob)
+    shown = seen(s.rounds.show(mid, bob))
     assert shown["status"] == "ended" and shown["outcome"]["how"] == "timeout"
     assert shown["outcome"]["ranks"] == [2, 1] and "ran out of time" in shown["outcome"]["text"]
     assert shown["clock"]["left"] == [0.0, 16.0] and shown["clock"]["running"] is None
@@ -122,7 +128,7 @@ def test_a_match_may_be_aborted_until_every_player_has_moved(services, clock):
     mid = s.lobby.create(alice, "tictactoe", None, None, [alice.name, bob.name], None, None, "3+2")["id"]
     s.lobby.accept(bob, mid)
     s.rounds.play(alice, mid, 0, "b2")
-    shown = s.rounds.abort(bob, mid)                 # bob never moved
+    shown = seen(s.rounds.abort(bob, mid))           # bob never moved
     assert shown["status"] == "aborted" and shown["outcome"] is None and shown["clock"]["running"] is None
     mid = s.lobby.create(alice, "tictactoe", None, None, [alice.name, bob.name], None, None, None)["id"]
     s.lobby.accept(bob, mid)

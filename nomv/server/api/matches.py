@@ -100,10 +100,10 @@ def resign(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> Respon
 
 @router.post("/matches/{match_id}/abort", **AS_SEEN, summary="Abort a match before every player has moved",
              responses=errors(401, 404, 409, write=True))
-def abort(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+def abort(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> Response:
     """Ends a running match that no one wins or loses, while some player has made no move yet
     (someone who never turns up; a wrong game chosen). Not rated."""
-    return s.rounds.abort(current, match_id, lang)
+    return as_seen(s.rounds.abort(current, match_id, lang))
 
 
 @router.post("/matches/{match_id}/draw", **AS_SEEN, summary="Offer, accept or decline a draw",

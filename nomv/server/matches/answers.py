@@ -7,17 +7,20 @@ why one failed).  Two viewers of one class at one version are answered the same 
 answer of ``GET /api/matches/{id}``, of a move or an act, and of every push to a WebSocket of
 that class, so that a move pushed to a thousand watchers is built and serialised once.
 
-The one part of an answer that changes without the version is ``seconds_left``: the bytes are
-kept in two halves around it, and each sending puts the seconds left at that moment between.
+The one part of an answer that changes without the version is the time of the seat to move:
+``seconds_left``, and in a live clock (``clock.left``) the running seat's time, both the seconds
+until the match's deadline.  The bytes are kept in pieces around those places, and each sending
+puts the seconds left at that moment between.
 """
 from __future__ import annotations
 
 import secrets
 import threading
-import time
 from typing import Any, Iterable
 
 import orjson
+
+from ..store import now
 
 #: orjson's options for every answer: keys that are numbers (a script's tables) become strings,
 #: as the standard library's json does.
@@ -36,24 +39,32 @@ class Shown:
     """The match as one viewer class sees it at one version: ``data`` (as made, a dict) and
     its JSON, whose ``seconds_left`` is filled in when it is sent."""
 
-    __slots__ = ("data", "version", "_head", "_tail", "_deadline", "_pushes")
+    __slots__ = ("data", "version", "_pieces", "_deadline", "_pushes")
 
     def __init__(self, data: dict[str, Any], deadline: float | None):
         self.data = data
         self.version: int = data["version"]
-        self._deadline = deadline if data.get("seconds_left") is not None else None
+        clock = data.get("clock") or {}
+        running = clock.get("running")
+        ticking = data.get("seconds_left") is not None or running is not None
+        self._deadline = deadline if ticking else None
         self._pushes: dict[tuple[str, ...], str] = {}
         if self._deadline is None:
-            self._head, self._tail = dumps(data), b""
+            self._pieces = [dumps(data)]
         else:
-            self._head, _, self._tail = dumps({**data, "seconds_left": _HOLE}).partition(_HOLE_JSON)
+            holed = dict(data)
+            if data.get("seconds_left") is not None:
+                holed["seconds_left"] = _HOLE
+            if running is not None:
+                holed["clock"] = {**clock, "left": [_HOLE if k == running - 1 else x for k, x in enumerate(clock["left"])]}
+            self._pieces = dumps(holed).split(_HOLE_JSON)
 
     def body(self, t: float | None = None) -> bytes:
         """The answer's JSON (the seconds left as of ``t``, default now)."""
         if self._deadline is None:
-            return self._head
-        left = max(0.0, round(self._deadline - (time.time() if t is None else t), 1))
-        return self._head + dumps(left) + self._tail
+            return self._pieces[0]
+        left = max(0.0, round(self._deadline - (now() if t is None else t), 1))
+        return dumps(left).join(self._pieces)
 
     def message(self, events: Iterable[str], t: float | None = None) -> bytes:
         """A push to a WebSocket of this class: ``{"type": "match", "version", "events", "match"}``."""
@@ -62,7 +73,7 @@ class Shown:
 
     def size(self) -> int:
         """About the bytes it keeps: its JSON, and the dict it was made from (as much again)."""
-        return 2 * (len(self._head) + len(self._tail))
+        return 2 * sum(len(p) for p in self._pieces)
 
     def push(self, events: tuple[str, ...]) -> str:
         """The push of these events as text, made once for every socket of the class (its

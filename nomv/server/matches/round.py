@@ -332,7 +332,7 @@ class Round:
             self._end(m, policy.resigned(len(m.seats), seat))
             return self.answer(user, lang=lang)
 
-    def abort(self, user: User, lang: str = "en") -> dict[str, Any]:
+    def abort(self, user: User, lang: str = "en") -> Shown:
         """Ends the match with no result while some seat has not moved yet."""
         with self._acting():
             m = self.load()
@@ -353,7 +353,7 @@ class Round:
             except Lost:
                 raise Conflict("the match changed meanwhile; look again") from None
             self._changed(m.changed(values, t), "aborted", user)
-            return self.show(user, lang)
+            return self.answer(user, lang=lang)
 
     def end_if_overdue(self) -> bool:
         """Ends the match if the player to move has run out of time."""
@@ -642,7 +642,7 @@ class Rounds:
         with self._acting(user, match_id) as rnd:
             return rnd.resign(user, lang)
 
-    def abort(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+    def abort(self, user: User, match_id: int, lang: str = "en") -> Shown:
         with self._acting(user, match_id) as rnd:
             return rnd.abort(user, lang)
 
