@@ -519,8 +519,9 @@ def edge_coordinates(scene: Any) -> list[EdgeLabel] | None:
     # The same cells give the same labels: a server draws every move's scene, and a board's
     # cells stay where they were (the checks below compare every label with every cell)
     key = tuple(cells.items())
-    found = _EDGES.get(key, _EDGES)
-    if found is _EDGES:
+    if key in _EDGES:
+        found = _EDGES[key]
+    else:
         if len(_EDGES) >= 256:
             _EDGES.clear()
         found = _EDGES[key] = _edge_labels(cells)
