@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import nomv
-from nomv.limits import Limits
+from nomv.limits import Limits, slowdown
 from nomv.ai import MctsAgent
 from nomv.checker import check
 from nomv.errors import LimitError, ScriptError
@@ -188,6 +188,9 @@ def test_long_legal_work_is_not_stopped_before_its_limit(lua):
     while (spent := cpu_seconds_of_moves(busy_game(iterations), lua)) < 0.6:
         iterations = int(iterations * min(max(0.7 / max(spent, 1e-3), 1.5), 100))
     source = busy_game(iterations)
+    # (NOMV_SLOWER=k gives a script 1/k of its limit, as a machine k times slower would run the
+    # work measured above: the limits scale with it to keep their meaning)
+    spent *= slowdown()
     with nomv.Game(source, "busy.lua", lua, limits=Limits(time=spent * 1.5)) as game:
         assert len(game.start(seed=1).legal_moves) == 3
     with nomv.Game(source, "busy.lua", lua, limits=Limits(time=spent / 5)) as game:

@@ -143,8 +143,9 @@ class Round:
     def _drop_answers(self) -> None:
         """(under _memory)"""
         self._answers = {}
-        self._parts.kept.give(self._answer_bytes)
-        self._answer_bytes = 0
+        if self._answer_bytes:
+            self._parts.kept.give(self._answer_bytes)
+            self._answer_bytes = 0
 
     def fresh(self, at_least: int | None = None) -> Match:
         """The match now: what the round remembers when it is sure to be current (this process
