@@ -4,18 +4,25 @@
 -- once; a full board without a line is a draw.  Perft from the start: 7, 49, 343, 2401.
 --
 -- Written for speed (nomv bench compares it with OpenSpiel and Ludii).  play() must copy the
--- state, so the state is ten numbers in one list, which is one small table a move: each
--- player's discs as one 42-bit number (bit 6(c-1) + r set: a disc in row r of column c, rows
--- counting from 0 at the bottom), the number of discs played, the winner (0 while the game
--- runs), and each player's discs again in three other orders (by rows, and along the two kinds
--- of diagonal), so that every line through a disc is a run of bits in one of the four numbers.
--- A bit is read by multiplying by a power of two, which is exact on LuaJIT and Lua 5.4 alike.
--- Under LuaJIT, playouts run as one long compiled trace in which every data-dependent branch
--- costs a side exit, so the four-in-a-row test is arithmetic and table look-ups, with no
--- branches: the four lines through the new disc are read as 7-bit numbers, one multiplication
--- each, and a table says whether one holds four consecutive bits.  (Reading each line cell by
--- cell from the first number alone, seven multiplications a line, made random games about a
--- fifth slower: the three more numbers a state carries cost less than that.)
+-- state, so the state is six numbers in one list, which is one small table a move.  For each
+-- player three numbers hold their discs in three orders, so that every line through a disc is
+-- a run of seven bits in one of them: by rows (bit 7r + c - 1: a disc in row r of column c,
+-- rows counting from 0 at the bottom) and along the two kinds of long diagonal.  Above those 42
+-- bits, the spare bits of three of the numbers keep each column's height and the discs played,
+-- and a flag says the last move won.  A bit is read by multiplying by a power of two, which is
+-- exact on LuaJIT and Lua 5.4 alike (every number stays below 2^53).  Under LuaJIT, playouts
+-- run as one long compiled trace in which every data-dependent branch costs a side exit, so the
+-- four-in-a-row test is arithmetic and table look-ups, with no branches: the row and the two
+-- diagonals through the new disc are read as 7-bit numbers, one multiplication each, and a
+-- table says whether one holds four consecutive bits; the column needs only the three discs
+-- under the new one.
+--
+-- Why six numbers: under LuaJIT a table of up to six slots is one allocation of at most 120
+-- bytes, which the C allocator recycles on its fast path; the ten numbers the state had before
+-- (four orders a player, then the discs played and the winner) took 152 bytes, and allocating
+-- and freeing those cost more than the packing's arithmetic: a random game took about 34k
+-- instructions with ten numbers, 29k with six (LuaJIT, valgrind).  (Reading each line cell by
+-- cell from one number a player, seven multiplications a line, was slower than either.)
 
 local W, H = 7, 6
 local floor = math.floor
@@ -24,11 +31,11 @@ local COLUMN = {a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7}
 local NAMES = {{en = "Red", it = "Rosso"}, {en = "Yellow", it = "Giallo"}}
 local FILL = {"#d43c3c", "#f2c81e"}
 
--- The state's slots: slot p holds player p's discs by columns; then the discs played and the
--- winner; then slots ROWS + p, RISING + p and FALLING + p hold player p's discs in the other
--- orders (below).
-local PLY, WINNER, ROWS, RISING, FALLING = 3, 4, 4, 6, 8
-
+-- The state's slots: slot ROWS + p, RISING + p and FALLING + p hold player p's discs in the
+-- three orders (below).  Above bit 41: columns 1-3's heights in slot 1, columns 4-6's in slot
+-- 2, and column 7's in slot 3, three bits each (HEIGHT_SLOT, HEIGHT_SCALE); then in slot 3 the
+-- discs played (bits 45-50) and the flag WON (bit 51), set when the last move made four.
+local ROWS, RISING, FALLING = 0, 2, 4
 -- BIT[k] = 2^k and UNBIT[k] = 2^-k, for bits 0..41; UNBIT[OFF] reads every number as 0.
 local OFF = 60
 local BIT, UNBIT = {}, {}
@@ -50,27 +57,29 @@ for x = 0, 127 do
   FOUR[x] = best >= 4 and 1 or 0
 end
 
--- HEIGHT[x]: the number of discs in a column whose two players' bits add up to x (2^h - 1).
-local HEIGHT = {}
-for x = 0, BIT[H] - 1 do HEIGHT[x] = -1 end          -- never read: keeps the table dense
-for h = 0, H do HEIGHT[BIT[h] - 1] = h end
+local HEIGHT_SLOT, HEIGHT_SCALE, HEIGHT_ONE = {}, {}, {}
+for c = 1, W do
+  local k = 42 + 3 * ((c - 1) % 3)
+  HEIGHT_SLOT[c], HEIGHT_SCALE[c], HEIGHT_ONE[c] = floor((c - 1) / 3) + 1, UNBIT[k], BIT[k]
+end
+local PLY_SCALE, PLY_ONE, WON = UNBIT[45], BIT[45], BIT[51]
+local FULL = W * H
 
--- COLUMN_SCALE[c]: multiplying by it brings column c's six bits to the bottom.
-local COLUMN_SCALE = {}
-for c = 1, W do COLUMN_SCALE[c] = UNBIT[H * (c - 1)] end
-
--- ROW_BIT[i]: the disc with bit i - 1 as a bit of the rows' number (bit 7r + c - 1: each row
--- seven bits, one per column).  The diagonals that can hold four (rising: c - 1 - r from -2 to
--- 3; falling: c - 1 + r from 3 to 8) have seven bits each in theirs, one per column: RISING_BIT
--- and FALLING_BIT, 0 for a disc on a shorter diagonal.  ROW_SCALE[i], RISING_SCALE[i] and
--- FALLING_SCALE[i] bring the seven bits of the disc's line to the bottom (UNBIT[OFF] off the
--- long diagonals, which reads 0).
+-- For the disc in row r of column c, i = 6(c - 1) + r + 1: ROW_BIT[i], its bit in the rows'
+-- number.  The diagonals that can hold four (rising: c - 1 - r from -2 to 3; falling: c - 1 + r
+-- from 3 to 8) have seven bits each in theirs, one per column: RISING_BIT and FALLING_BIT, 0 for
+-- a disc on a shorter diagonal.  ROW_SCALE[i], RISING_SCALE[i] and FALLING_SCALE[i] bring the
+-- seven bits of the disc's line to the bottom (UNBIT[OFF] off the long diagonals, which reads
+-- 0); BELOW[k][i] brings the disc k rows under it to the bottom of the rows' number (UNBIT[OFF]
+-- under the bottom row).
 local ROW_BIT, RISING_BIT, FALLING_BIT = {}, {}, {}
 local ROW_SCALE, RISING_SCALE, FALLING_SCALE = {}, {}, {}
+local BELOW = {{}, {}, {}}
 for c = 1, W do
   for r = 0, H - 1 do
     local i = H * (c - 1) + r + 1
     ROW_BIT[i], ROW_SCALE[i] = BIT[7 * r + c - 1], UNBIT[7 * r]
+    for k = 1, 3 do BELOW[k][i] = UNBIT[r >= k and 7 * (r - k) + c - 1 or OFF] end
     local rising, falling = c - 1 - r, c - 1 + r
     if rising >= -2 and rising <= 3 then
       RISING_BIT[i], RISING_SCALE[i] = BIT[7 * (rising + 2) + c - 1], UNBIT[7 * (rising + 2)]
@@ -84,6 +93,10 @@ for c = 1, W do
     end
   end
 end
+local BELOW1, BELOW2, BELOW3 = BELOW[1], BELOW[2], BELOW[3]
+
+-- THREE[n] = 1 when all three discs under the new one are the mover's (n of them are).
+local THREE = {[0] = 0, 0, 0, 1}
 
 -- Moves never change, so each column's move is built once and shared: random playouts then
 -- allocate nothing to choose a move.
@@ -96,13 +109,18 @@ local WIN = {{winner = 1, reason = IN_A_ROW}, {winner = 2, reason = IN_A_ROW}}
 local DRAW = {draw = true, reason = {en = "the board is full", it = "la scacchiera è piena"}}
 
 local function height(s, c)
-  return HEIGHT[floor((s[1] + s[2]) * COLUMN_SCALE[c]) % 64]
+  return floor(s[HEIGHT_SLOT[c]] * HEIGHT_SCALE[c]) % 8
+end
+
+-- The discs played, 0..42.
+local function played(s)
+  return floor(s[3] * PLY_SCALE) % 64
 end
 
 -- The disc at column c (1..7), row r (0-based): 0, 1 or 2.
 local function cell(s, c, r)
-  local k = H * (c - 1) + r
-  return bit(s[1], k) + 2 * bit(s[2], k)
+  local k = 7 * r + c - 1
+  return bit(s[ROWS + 1], k) + 2 * bit(s[ROWS + 2], k)
 end
 
 local function column_of(m)
@@ -121,11 +139,11 @@ return {
   players = {min = 2, max = 2, names = NAMES, colours = FILL},
 
   setup = function(opts, rng)
-    return {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}             -- no discs, none played, no winner
+    return {0, 0, 0, 0, 0, 0}                         -- no discs, none played, no winner
   end,
 
   to_move = function(s)
-    return s[PLY] % 2 + 1
+    return played(s) % 2 + 1
   end,
 
   moves = function(s)
@@ -149,24 +167,28 @@ return {
   end,
 
   play = function(s, m)
-    local c, ply = column_of(m), s[PLY]
-    local p = ply % 2 + 1
-    local i = H * (c - 1) + height(s, c) + 1         -- the new disc's bit is i - 1
-    local new = {s[1], s[2], ply + 1, 0, s[5], s[6], s[7], s[8], s[9], s[10]}
-    local column, row = s[p] + BIT[i - 1], s[ROWS + p] + ROW_BIT[i]
-    local rising, falling = s[RISING + p] + RISING_BIT[i], s[FALLING + p] + FALLING_BIT[i]
-    new[p], new[ROWS + p], new[RISING + p], new[FALLING + p] = column, row, rising, falling
+    local c = column_of(m)
+    local p = floor(s[3] * PLY_SCALE) % 2 + 1      -- (no flag yet: the game goes on)
+    local slot = HEIGHT_SLOT[c]
+    local i = H * (c - 1) + floor(s[slot] * HEIGHT_SCALE[c]) % 8 + 1   -- the new disc
+    local new = {s[1], s[2], s[3] + PLY_ONE, s[4], s[5], s[6]}
+    new[slot] = new[slot] + HEIGHT_ONE[c]
+    local row = new[ROWS + p] + ROW_BIT[i]
+    local rising, falling = new[RISING + p] + RISING_BIT[i], new[FALLING + p] + FALLING_BIT[i]
+    new[ROWS + p], new[RISING + p], new[FALLING + p] = row, rising, falling
     -- Only lines through the new disc can be new: its column, its row and its two diagonals.
-    if FOUR[floor(column * COLUMN_SCALE[c]) % 64] + FOUR[floor(row * ROW_SCALE[i]) % 128]
-       + FOUR[floor(rising * RISING_SCALE[i]) % 128] + FOUR[floor(falling * FALLING_SCALE[i]) % 128] > 0 then
-      new[WINNER] = p
+    if THREE[floor(row * BELOW1[i]) % 2 + floor(row * BELOW2[i]) % 2 + floor(row * BELOW3[i]) % 2]
+       + FOUR[floor(row * ROW_SCALE[i]) % 128] + FOUR[floor(rising * RISING_SCALE[i]) % 128]
+       + FOUR[floor(falling * FALLING_SCALE[i]) % 128] > 0 then
+      new[3] = new[3] + WON
     end
     return new
   end,
 
   result = function(s)
-    if s[WINNER] ~= 0 then return WIN[s[WINNER]] end
-    if s[PLY] == W * H then return DRAW end
+    local top = floor(s[3] * PLY_SCALE)            -- the discs played, + 64 once a move won
+    if top >= 64 then return WIN[2 - top % 2] end  -- the last mover: player 1 after an odd ply
+    if top == FULL then return DRAW end
     return nil
   end,
 

@@ -12,10 +12,19 @@ local FILL = {"#d43c3c", "#3c9a46", "#3c64d4"}
 local NAME = {"red", "green", "blue"}
 local FORWARD = {1, 5, 6}                            -- e, sw, se: each line is listed once
 
--- The board of size n: a triangle of hexagons with upper-case letters.  (nomv makes each grid
--- once; asking again, in every hook, gets the same one.)
+-- The board of size n: a triangle of hexagons with upper-case letters.  nomv makes each grid
+-- once, and asking it again gets the same one; the hooks of a random game ask for it every ply,
+-- so it is also kept here, where finding it is one table read.
 local UPPER = {upper = true}                       -- (made once: a table in every call cost 6%)
-local function grid_of(n) return nomv.grid.triangle(n, UPPER) end
+local grids = {}
+local function grid_of(n)
+  local g = grids[n]
+  if not g then
+    g = nomv.grid.triangle(n, UPPER)
+    grids[n] = g
+  end
+  return g
+end
 
 -- A layout such as "b/bb/bgr/grgg/rbgrr": rows from the apex, each from its lowest letter.
 -- Returns the board (cell index -> 0..3) and the size, or nil and what is wrong.
@@ -57,16 +66,66 @@ local function run(step, board, i)
   return k
 end
 
+-- For random_move: ahead_of(g)[d][i], the cell after i in direction d, 0 off the board (each
+-- later in the grid's order than i: rows run from the apex, each from its lowest letter); and
+-- scratch lists rewritten by every call, index 0 standing for "off the board".
+local aheads = {}
+local function ahead_of(g)
+  local a = aheads[g.size]
+  if not a then
+    a = {}
+    for _, d in ipairs(FORWARD) do
+      local step, list = g.step[d], {}
+      for i = 1, g.n do
+        list[i] = step[i] or 0
+        assert(list[i] == 0 or list[i] > i, "trinim: a line runs back in the grid's order")
+      end
+      a[d] = list
+    end
+    aheads[g.size] = a
+  end
+  return a
+end
+local OCCUPIED = {[0] = 0, 1, 1, 1}                  -- a cell's content -> 1 if it holds a piece
+local HAS, COUNT, RUNS = {[0] = 0}, {}, {[1] = {[0] = 0}, [5] = {[0] = 0}, [6] = {[0] = 0}}
+
 -- A move records where it starts, its direction and how many cells follow the first, so that
 -- play() need not search for the line.  Moves built elsewhere (by parse) carry only the ids.
+-- A board's moves never change, so each is made once and shared (nomv only reads a move):
+-- moves() and random_move() allocate none.  made[n].single[i], made[n].line[d][i][len].
+local made = {}
+local function made_of(g)
+  local m = made[g.size]
+  if not m then
+    m = {single = {}, line = {}}
+    for _, d in ipairs(FORWARD) do m.line[d] = {} end
+    made[g.size] = m
+  end
+  return m
+end
+
 local function single(g, i)
-  return {g.ids[i], i = i, len = 0}
+  local singles = made_of(g).single
+  local mv = singles[i]
+  if not mv then
+    mv = {g.ids[i], i = i, len = 0}
+    singles[i] = mv
+  end
+  return mv
 end
 
 local function line_move(g, i, d, len)
-  local j = i
-  for _ = 1, len do j = g.step[d][j] end
-  return {g.ids[i], g.ids[j], any_order = true, i = i, d = d, len = len}
+  local from = made_of(g).line[d]
+  local lines = from[i]
+  if not lines then lines = {}; from[i] = lines end
+  local mv = lines[len]
+  if not mv then
+    local j = i
+    for _ = 1, len do j = g.step[d][j] end
+    mv = {g.ids[i], g.ids[j], any_order = true, i = i, d = d, len = len}
+    lines[len] = mv
+  end
+  return mv
 end
 
 local function locate(g, m)
@@ -86,6 +145,22 @@ local function scores(s)
     out[p] = score
   end
   return out
+end
+
+local EVEN_COLOURS = {en = "points for colours held in even numbers",     -- (result's reason)
+                      it = "punti per i colori tenuti in numero pari"}
+
+-- The board of n cells dealt before the shuffle: the colours in turn.  setup copies it (one
+-- table of the right size, not one grown cell by cell).
+local dealt = {}
+local function dealt_of(cells)
+  local board = dealt[cells]
+  if not board then
+    board = {}
+    for i = 1, cells do board[i] = (i - 1) % 3 + 1 end
+    dealt[cells] = board
+  end
+  return board
 end
 
 return {
@@ -136,8 +211,7 @@ return {
       local cells = math.floor(n * (n + 1) / 2)
       -- Deal the colours in turn, then shuffle: every allowed size has a cell count divisible
       -- by 3, so the three colours come out equal.
-      board = {}
-      for i = 1, cells do board[i] = (i - 1) % 3 + 1 end
+      board = nomv.copy_list(dealt_of(cells))
       rng:shuffle(board)
     end
     -- left: the pieces still on the board, so that result need not scan it.
@@ -181,8 +255,7 @@ return {
 
   result = function(s)
     if s.left > 0 then return nil end
-    return {scores = scores(s), reason = {en = "points for colours held in even numbers",
-                                          it = "punti per i colori tenuti in numero pari"}}
+    return {scores = scores(s), reason = EVEN_COLOURS}
   end,
 
   scene = function(s)
@@ -248,26 +321,38 @@ return {
     return table.concat(lines, "\n")
   end,
 
-  -- Uniform over all legal moves without building the list: count, pick, then find.
+  -- Uniform over all legal moves without building the list: count, pick, then find.  One pass
+  -- from the last cell back counts the moves of every cell (RUNS[d][i]: the pieces that follow
+  -- cell i in direction d, from those of the cell after it), without a branch on the board, so
+  -- LuaJIT keeps it one straight loop; the second pass finds the pick.  The moves come in the
+  -- order moves() lists them, so a seed plays the same games as drawing from that list.
   random_move = function(s, rng)
     local g, board = grid_of(s.n), s.board
+    local ahead = ahead_of(g)
+    local e, sw, se = ahead[1], ahead[5], ahead[6]
+    local re, rsw, rse = RUNS[1], RUNS[5], RUNS[6]
     local total = 0
-    for i = 1, g.n do
-      if board[i] ~= 0 then
-        total = total + 1 + run(g.step[1], board, i) + run(g.step[5], board, i) + run(g.step[6], board, i)
-      end
+    for i = g.n, 1, -1 do
+      local here = OCCUPIED[board[i]]
+      local je, jsw, jse = e[i], sw[i], se[i]
+      local a, b, c = HAS[je] * (re[je] + 1), HAS[jsw] * (rsw[jsw] + 1), HAS[jse] * (rse[jse] + 1)
+      HAS[i], re[i], rsw[i], rse[i] = here, a, b, c
+      local count = here * (1 + a + b + c)
+      COUNT[i] = count
+      total = total + count
     end
     local pick = rng:int(total)
     for i = 1, g.n do
-      if board[i] ~= 0 then
+      local count = COUNT[i]
+      if pick <= count then
         if pick == 1 then return single(g, i) end
         pick = pick - 1
-        for _, d in ipairs(FORWARD) do
-          local len = run(g.step[d], board, i)
-          if pick <= len then return line_move(g, i, d, pick) end
-          pick = pick - len
-        end
+        if pick <= re[i] then return line_move(g, i, 1, pick) end
+        pick = pick - re[i]
+        if pick <= rsw[i] then return line_move(g, i, 5, pick) end
+        return line_move(g, i, 6, pick - rsw[i])
       end
+      pick = pick - count
     end
   end,
 }
