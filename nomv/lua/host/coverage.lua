@@ -26,15 +26,14 @@ local script_source
 -- of the script already seen returns at once, without getinfo, which costs more than the rest
 -- (a line of another chunk with the same number returns with it: it would not be recorded
 -- anyway), and the count of lines towards the time limit is kept here (P.line_tick's, inlined).
+-- (A function first seen running on lines already covered is not put in cov_protos then: a
+-- closure made and dropped inside a hook, which ran only on such lines, is not counted as lines
+-- that can run.)
 local ticks = 0
 local function coverage_hook(event, line)
   if event == "line" then
     ticks = ticks + 1
     if ticks >= 1000 then ticks = 0; count_hook() end   -- (see P.line_tick)
-    if covered[line] then return end
-    -- Most lines that run ran before: a line of the script already seen needs no getinfo,
-    -- which costs more than all the rest (a line of another chunk with the same number is
-    -- left out with it: it would not be recorded anyway).
     if covered[line] then return end
     local f = getinfo(2, "f").func
     local mine = cov_cache[f]
