@@ -37,12 +37,12 @@ class FakeClock:
     by ``per_fast_game`` for each fast game: how many games a budget buys then never depends on
     the machine."""
 
-    def __init__(self, monkeypatch, per_game: float, per_fast_game: float):
+    def __init__(self, monkeypatch, per_game: float, per_fast_game: float, per_ply: float = 0.0):
         from nomv.checker import core
         from nomv.engine import EngineBase
         self.t = 0.0
         monkeypatch.setattr(core, "cpu_clock", lambda workers=(): self.t)
-        play, fast = core._ScriptChecker._play_game, EngineBase.check_games
+        play, fast, ply = core._ScriptChecker._play_game, EngineBase.check_games, EngineBase.play
 
         def played(checker, *args, **kwargs):
             try:
@@ -57,6 +57,11 @@ class FakeClock:
                 self.t += games * per_fast_game
         monkeypatch.setattr(core._ScriptChecker, "_play_game", played)
         monkeypatch.setattr(EngineBase, "check_games", fast_played)
+        if per_ply:      # (also each ply of a game checked ply by ply, and of its replays)
+            def ply_played(engine, state, index):
+                self.t += per_ply
+                return ply(engine, state, index)
+            monkeypatch.setattr(EngineBase, "play", ply_played)
 
 
 @pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
@@ -139,15 +144,67 @@ def test_the_budget_is_spent_in_two_tiers(monkeypatch, tmp_path):
     assert check(never, seconds=1, stats_games=0, coverage=False).scripts[0].games == 1
     FakeClock(monkeypatch, 1 / 64, 1 / 1024)
     assert check(never, seconds=0, stats_games=0, coverage=False).scripts[0].games == 20
-    # A variant gets half the budget (16 + 256 games), each option's extreme a tenth (0.1 s:
-    # 4 games checked ply by ply, then fast games for the 0.0375 s left: 16, then 23).
-    never.write_text(never.read_text(encoding="utf-8").replace(
-        '  name = "bad",', '  name = "bad",\n  options = {colour = {default = "red", choices = {"red", "blue", "green"}}},\n'
-        '  variants = {blue = {colour = "blue"}},'), encoding="utf-8")
+    # --thorough: a variant gets half the budget (16 + 256 games), each option's extreme a tenth
+    # (0.1 s: 4 games checked ply by ply, then fast games for the 0.0375 s left: 39).
+    never.write_text(with_options(never, ["red", "blue", "green"]), encoding="utf-8")
     FakeClock(monkeypatch, 1 / 64, 1 / 1024)
-    s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
+    s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False, thorough=True).scripts[0]
     assert s.configurations == ["defaults", "variant 'blue'", "option colour=green"], s.configurations
     assert (s.games, s.fast_games) == (32 + 16 + 4, 512 + 256 + 39), (s.games, s.fast_games)
+    assert [t["games"] for t in s.tiers] == [32, 16, 4] and s.thorough
+
+
+def with_options(path: Path, colours: list[str]) -> str:
+    """The script at `path` with an option of these colours (the first the default) and a
+    variant that picks the second."""
+    choices = ", ".join(f'"{c}"' for c in colours)
+    return path.read_text(encoding="utf-8").replace(
+        '  name = "bad",', f'  name = "bad",\n  options = {{colour = {{default = "{colours[0]}", choices = {{{choices}}}}}}},\n'
+        f'  variants = {{blue = {{colour = "{colours[1]}"}}}},')
+
+
+def test_beside_the_defaults_configurations_share_the_budget_and_stop_early(monkeypatch, tmp_path):
+    never = tmp_path / "never.lua"
+    never.write_text(with_options(RARE, ["red", "blue", "green"]).replace("rng:int(100) == 40", "false"),
+                     encoding="utf-8")
+    # Without --thorough, the variant's and the extreme's games checked ply by ply stop after the
+    # first, which called every hook; their fast games take the rest of their budgets (the
+    # variant's 0.5 s: 496 at 1/1024 s; the extreme's 0.1 s: 87).
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
+    assert [(t["label"], t["games"], t["fast_games"]) for t in s.tiers] == [
+        ("defaults", 32, 512), ("variant 'blue'", 1, 496), ("option colour=green", 1, 87)], s.tiers
+    assert all(t["hooks"] == ["moves", "play", "result", "setup"] and not t["hooks_missed"] for t in s.tiers)
+    # Twelve colours: the variant's half and ten extremes' tenths (1.5 s) are scaled down to
+    # share the defaults' 1 s.
+    many = tmp_path / "many.lua"
+    many.write_text(with_options(never, [f"c{i}" for i in range(12)]).replace(
+        'options = {colour = {default = "red", choices = {"red", "blue", "green"}}},\n', "").replace(
+        'variants = {blue = {colour = "blue"}},\n', ""), encoding="utf-8")
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(many, seconds=1, stats_games=0, coverage=False).scripts[0]
+    budgets = [t["budget"] for t in s.tiers]
+    assert len(budgets) == 12 and budgets[0] == 1.0 and budgets[1] == pytest.approx(0.5 / 1.5, abs=0.001)
+    assert sum(budgets[1:]) == pytest.approx(1.0, abs=0.005), budgets
+    # The count of fast games is a floor while they take less than half the configuration's
+    # budget: an extreme whose game checked ply by ply took its whole 0.1 s plays 4 of its 20
+    # fast games at 1/64 s each (0.0625 s)...
+    FakeClock(monkeypatch, 0.1, 1 / 64)
+    s = check(never, playouts=2, seconds=1, stats_games=200, coverage=False).scripts[0]
+    assert s.tiers[2]["fast_games"] == 4, s.tiers
+    FakeClock(monkeypatch, 0.1, 1 / 64)       # ...with --thorough, all 20 whatever they cost
+    s = check(never, playouts=2, seconds=1, stats_games=200, coverage=False, thorough=True).scripts[0]
+    assert s.tiers[2]["fast_games"] == 20, s.tiers
+    # An extreme's game checked ply by ply stops after its first two plies once its share (half
+    # of 0.1 s) is spent: 0.03 s a ply, at ply 2 (the defaults' and the variant's go on).
+    FakeClock(monkeypatch, 0.0, 1 / 1024, per_ply=0.03)
+    s = check(never, seconds=1, stats_games=0, coverage=False).scripts[0]
+    assert [(t["games"], t["plies"], t["cut"]) for t in s.tiers[1:]] == [(1, 3, 0), (1, 2, 1)], s.tiers
+    assert not s.errors
+    text = s.summary_lines()
+    # (its replays, 2 plies on each runtime, spent the rest of its 0.1 s: no fast game)
+    assert "  option colour=green: 1 game checked ply by ply (stopped after its first plies: its share of the " \
+           "time was spent); 0.2 s of CPU" in text, text
 
 
 def test_coverage_comes_from_fast_games_traced_on_lua54(monkeypatch):
@@ -164,7 +221,8 @@ def test_coverage_comes_from_fast_games_traced_on_lua54(monkeypatch):
 def test_the_report_says_how_many_games_and_how_long(capsys):
     assert main(["check", str(RARE), "--playouts", "4", "--seconds", "0", "--no-coverage", "--json"]) in (0, 1)
     data = json.loads(capsys.readouterr().out)["scripts"][0]
-    assert data["games"] == 4 and data["games_seconds"] > 0
+    # (the 200 fast games may meet the rare dead end: that game is played again ply by ply)
+    assert data["games"] == 4 + len(data["fast_found"]) and data["games_seconds"] > 0
     assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "3", "--seconds", "0", "--quick"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"3 random games checked ply by ply and 203 fast random games over 1 configuration "
@@ -259,7 +317,7 @@ return {
   setup = function(opts, rng) return {n = 0, to_move = 1} end,
   moves = function(s)
     local x = 0
-    for i = 1, 20000 do x = x + i end
+    for i = 1, 80000 do x = x + i end
     return {{"a1"}, {"b1"}}
   end,
   play = function(s, m) return {n = s.n + 1, to_move = 3 - s.to_move} end,
@@ -270,7 +328,7 @@ return {
 
 def test_a_long_traced_fast_game_gets_the_time_limit_a_ply():
     # A fast game traced for coverage runs several times slower; its plies each take the limit
-    # afresh (40 plies of some 20 ms traced here, 0.8 s in all, under a limit of 0.5 s).
+    # afresh (40 plies of some 20 ms traced here, about 1 s in all, under a limit of 0.5 s).
     import nomv
     from nomv.game import seed_words
     game = nomv.Game(SLOW_PLIES, "slow.lua", "5.4", limits=Limits(time=0.5), isolate=False)
@@ -359,7 +417,7 @@ def test_report_figures(tmp_path):
 
 SCRIPT_KEYS = {"path", "name", "runtime", "errors", "warnings", "diagnostics", "configurations", "skipped",
                "games", "games_seconds", "plies", "fast_games", "fast_plies", "fast_seconds", "fast_found",
-               "branching", "stats", "coverage", "seconds", "cpu_seconds"}
+               "branching", "stats", "coverage", "seconds", "cpu_seconds", "tiers", "thorough"}
 
 
 def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsys):
@@ -388,6 +446,12 @@ def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsy
     assert good["games"] == 1 and 5 <= good["plies"] <= 9
     assert good["fast_games"] >= 200 and 5 * good["fast_games"] <= good["fast_plies"] <= 9 * good["fast_games"]
     assert good["stats"]["games"] == 200 and good["coverage"]["active"] >= good["coverage"]["covered"] > 0
+    # What each configuration played, and the hooks its games checked ply by ply called.
+    [tier] = good["tiers"]
+    assert (tier["label"], tier["games"], tier["plies"], tier["cut"]) == ("defaults", 1, good["plies"], 0)
+    assert tier["traced_games"] + tier["fast_games"] == good["fast_games"] and tier["traced_games"] >= 1
+    assert (tier["hooks"], tier["hooks_missed"]) == (["moves", "play", "result", "setup", "text"], [])
+    assert good["thorough"] is False and 0 < tier["seconds"] <= good["cpu_seconds"]
     for s in (bad, good):
         assert s["seconds"] > 0 and s["cpu_seconds"] >= s["games_seconds"] + s["fast_seconds"]
     assert good["games_seconds"] > 0 and good["fast_seconds"] > 0
