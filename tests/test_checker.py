@@ -154,52 +154,55 @@ def test_the_budget_is_spent_in_two_tiers(monkeypatch, tmp_path):
     assert [t["games"] for t in s.tiers] == [32, 16, 4] and s.thorough
 
 
-def with_options(path: Path, colours: list[str]) -> str:
+def with_options(path: Path, colours: list[str], variant: bool = True) -> str:
     """The script at `path` with an option of these colours (the first the default) and a
     variant that picks the second."""
     choices = ", ".join(f'"{c}"' for c in colours)
     return path.read_text(encoding="utf-8").replace(
         '  name = "bad",', f'  name = "bad",\n  options = {{colour = {{default = "{colours[0]}", choices = {{{choices}}}}}}},\n'
-        f'  variants = {{blue = {{colour = "{colours[1]}"}}}},')
+        + (f'  variants = {{blue = {{colour = "{colours[1]}"}}}},' if variant else ''))
 
 
 def test_beside_the_defaults_configurations_share_the_budget_and_stop_early(monkeypatch, tmp_path):
-    never = tmp_path / "never.lua"
-    never.write_text(with_options(RARE, ["red", "blue", "green"]).replace("rng:int(100) == 40", "false"),
-                     encoding="utf-8")
-    # Without --thorough, the variant's and the extreme's games checked ply by ply stop after the
-    # first, which called every hook; their fast games take the rest of their budgets (the
-    # variant's 0.5 s: 496 at 1/1024 s; the extreme's 0.1 s: 87).
+    never = RARE.read_text(encoding="utf-8").replace("rng:int(100) == 40", "false")
+    (tmp_path / "never.lua").write_text(never, encoding="utf-8")
+    variant, extreme = tmp_path / "variant.lua", tmp_path / "extreme.lua"
+    variant.write_text(with_options(tmp_path / "never.lua", ["red", "blue"]), encoding="utf-8")
+    extreme.write_text(with_options(tmp_path / "never.lua", ["red", "green"], variant=False), encoding="utf-8")
+    # Without --thorough, a variant's games checked ply by ply stop after the first, which
+    # called every hook, and its fast games take the rest of its half of the budget (0.5 s:
+    # 496 at 1/1024 s); with --thorough its games checked ply by ply take their share (16).
     FakeClock(monkeypatch, 1 / 64, 1 / 1024)
-    s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
+    s = check(variant, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
     assert [(t["label"], t["games"], t["fast_games"]) for t in s.tiers] == [
-        ("defaults", 32, 512), ("variant 'blue'", 1, 496), ("option colour=green", 1, 87)], s.tiers
+        ("defaults", 32, 512), ("variant 'blue'", 1, 496)], s.tiers
     assert all(t["hooks"] == ["moves", "play", "result", "setup"] and not t["hooks_missed"] for t in s.tiers)
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(variant, playouts=2, seconds=1, stats_games=0, coverage=False, thorough=True).scripts[0]
+    assert [(t["games"], t["fast_games"]) for t in s.tiers] == [(32, 512), (16, 256)], s.tiers
     # Twelve colours: the variant's half and ten extremes' tenths (1.5 s) are scaled down to
-    # share the defaults' 1 s.
+    # share half the defaults' 1 s (the extreme c1 is the variant).
     many = tmp_path / "many.lua"
-    many.write_text(with_options(never, [f"c{i}" for i in range(12)]).replace(
-        'options = {colour = {default = "red", choices = {"red", "blue", "green"}}},\n', "").replace(
-        'variants = {blue = {colour = "blue"}},\n', ""), encoding="utf-8")
+    many.write_text(with_options(tmp_path / "never.lua", [f"c{i}" for i in range(12)]), encoding="utf-8")
     FakeClock(monkeypatch, 1 / 64, 1 / 1024)
     s = check(many, seconds=1, stats_games=0, coverage=False).scripts[0]
     budgets = [t["budget"] for t in s.tiers]
-    assert len(budgets) == 12 and budgets[0] == 1.0 and budgets[1] == pytest.approx(0.5 / 1.5, abs=0.001)
-    assert sum(budgets[1:]) == pytest.approx(1.0, abs=0.005), budgets
-    # The count of fast games is a floor while they take less than half the configuration's
-    # budget: an extreme whose game checked ply by ply took its whole 0.1 s plays 4 of its 20
-    # fast games at 1/64 s each (0.0625 s)...
+    assert len(budgets) == 12 and budgets[0] == 1.0 and budgets[1] == pytest.approx(0.5 / 3, abs=0.001)
+    assert sum(budgets[1:]) == pytest.approx(0.5, abs=0.005), budgets
+    # An extreme's count of fast games is a floor while they take less than half its budget: an
+    # extreme whose game checked ply by ply took its whole 0.1 s plays 4 of its 20 fast games at
+    # 1/64 s each (0.0625 s)...
     FakeClock(monkeypatch, 0.1, 1 / 64)
-    s = check(never, playouts=2, seconds=1, stats_games=200, coverage=False).scripts[0]
-    assert s.tiers[2]["fast_games"] == 4, s.tiers
+    s = check(extreme, playouts=2, seconds=1, stats_games=200, coverage=False).scripts[0]
+    assert s.tiers[1]["label"] == "option colour=green" and s.tiers[1]["fast_games"] == 4, s.tiers
     FakeClock(monkeypatch, 0.1, 1 / 64)       # ...with --thorough, all 20 whatever they cost
-    s = check(never, playouts=2, seconds=1, stats_games=200, coverage=False, thorough=True).scripts[0]
-    assert s.tiers[2]["fast_games"] == 20, s.tiers
-    # An extreme's game checked ply by ply stops after its first two plies once its share (half
-    # of 0.1 s) is spent: 0.03 s a ply, at ply 2 (the defaults' and the variant's go on).
+    s = check(extreme, playouts=2, seconds=1, stats_games=200, coverage=False, thorough=True).scripts[0]
+    assert s.tiers[1]["fast_games"] == 20, s.tiers
+    # Its game checked ply by ply stops after its first two plies once its share (half of its
+    # 0.1 s) is spent: 0.03 s a ply, at ply 2 (the defaults' go on).
     FakeClock(monkeypatch, 0.0, 1 / 1024, per_ply=0.03)
-    s = check(never, seconds=1, stats_games=0, coverage=False).scripts[0]
-    assert [(t["games"], t["plies"], t["cut"]) for t in s.tiers[1:]] == [(1, 3, 0), (1, 2, 1)], s.tiers
+    s = check(extreme, seconds=1, stats_games=0, coverage=False).scripts[0]
+    assert [(t["games"], t["plies"], t["cut"]) for t in s.tiers] == [(4, 12, 0), (1, 2, 1)], s.tiers
     assert not s.errors
     text = s.summary_lines()
     # (its replays, 2 plies on each runtime, spent the rest of its 0.1 s: no fast game)

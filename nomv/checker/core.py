@@ -75,6 +75,11 @@ STATS_GAMES = 200     # fast games of the defaults at least (the figures come fr
 #: The share of the defaults' budget for fast games on Lua 5.4 whose lines are traced (rule
 #: coverage; at least one such game for the defaults and each variant).
 TRACED_SHARE = 0.2
+#: Without --thorough, the traced fast games stop once this many have been played and the last
+#: half of them ran no line the first half had not: a rule that one game in 30 reaches and the
+#: first half missed is then missed in about one check in 70 ((29/30)^128), one that one game in
+#: 100 reaches in one in four (W110 says so, and --thorough traces the whole fifth of the budget).
+SATURATED = 256
 #: Without --thorough, the variants and the options' extremes share at most this much of the
 #: defaults' budget between them (each its half or tenth, all scaled down alike when they would
 #: take more): a script with a dozen option values is checked in about twice the time of a
@@ -83,7 +88,7 @@ TRACED_SHARE = 0.2
 #: plies when its share is spent: what a configuration other than the defaults adds is mostly
 #: in its first plies, and its fast games go on (FAST_FLOOR_SHARE).  With --thorough (and with
 #: --seconds 0), every configuration plays its counts, whole games, whatever they cost.
-OTHERS_SHARE = 1.0
+OTHERS_SHARE = 0.5
 FULL_PLIES = 2        # plies of an extreme's game checked ply by ply before it may stop (see OTHERS_SHARE)
 #: The hooks a game checked ply by ply calls (those the script has must all have run before a
 #: variant's or an extreme's checked games stop early).
@@ -324,7 +329,7 @@ class _ScriptChecker:
         quick = self.seconds > 0 and not self.thorough
         main = label in ("defaults", "the given options")
         option = label.startswith("option ")
-        if self.coverage and not option:
+        if self.coverage and (main or not (option or quick)):
             # First, so that what a script builds once and keeps (a table per board size) is
             # built while its lines are traced.
             share = budget * TRACED_SHARE if label in ("defaults", "the given options") else 0.0
@@ -333,7 +338,7 @@ class _ScriptChecker:
             try:
                 # (without a budget, as many as the games checked ply by ply: they cost less)
                 least = 1 if self.seconds > 0 else games
-                found = self._fast_games(label, values, least, share, engine, traced=True)
+                found = self._fast_games(label, values, least, share, engine, traced=True, saturate=quick)
             finally:
                 engine.coverage_pause()
             if found:
@@ -371,7 +376,7 @@ class _ScriptChecker:
         self.r.games_seconds += max(0.0, spent)
 
     def _fast_games(self, label: str, values: dict, least: int, budget: float, engine: Engine,
-                    traced: bool = False, room: float | None = None) -> bool:
+                    traced: bool = False, room: float | None = None, saturate: bool = False) -> bool:
         """The second tier: random games inside Lua with the cheap checks at every ply
         (checks.lua), at least `least` of them (with `room`: one at least, the rest of them
         while they have taken less than `room` CPU seconds), then more until `budget` CPU
@@ -379,7 +384,9 @@ class _ScriptChecker:
         start with one game (one game of a wide game may take a second) and double while a
         batch takes under FAST_BATCH_SECONDS.  A mistake they find is replayed ply by ply (the
         game's seed and moves come back from the host) and reported as the full checks say it;
-        returns whether one was found."""
+        returns whether one was found.  With `saturate` (games traced for coverage), they stop
+        once SATURATED games have been played and the last batch, half of them, ran no line
+        that the games before had not."""
         if least <= 0 and budget <= 0:
             return False
         np = int(values["players"])
@@ -387,6 +394,7 @@ class _ScriptChecker:
         played, spent, size, batch = 0, 0.0, 1, 0
         stats = self.fast_stats.setdefault(label, _FastStats(np))
         kind = "traced" if traced else "fast"
+        lines = engine.coverage_lines() if saturate else 0
         while played < FAST_MOST and (played < least and (room is None or played == 0 or spent < room)
                                       or spent < budget):
             n = min(size, FAST_MOST - played)
@@ -414,6 +422,10 @@ class _ScriptChecker:
             self.tier["traced_games" if traced else "fast_games"] += n
             self.r.fast_games += n
             self.r.fast_plies += int(figures["plies"])
+            if saturate:
+                lines, before_batch = engine.coverage_lines(), lines
+                if played >= SATURATED and lines == before_batch and 2 * n >= played:
+                    break
             if took < FAST_BATCH_SECONDS:
                 size = min(size * 2, FAST_MOST)
         self.r.fast_seconds += max(0.0, spent)
@@ -577,13 +589,15 @@ class _ScriptChecker:
 
     def _play_game(self, label, values, seed, replay, trace, follow: dict | None = None,
                    where: str | None = None, deadline: float | None = None) -> bool:
-        """Lines are traced (``trace(True)``) in play at every ply (asked from outside a random
-        game, it may take another way: no hint left by random_move), in the hooks random games
-        never call (notation, scene, view, ...) in the first two plies and the final position,
-        in result and to_move in the first two plies, and in moves() at every ply checked fully
-        when random games do not ask it (a game that has steps() too: listing every move of a
-        wide game traced costs seconds).  The fast games traced on Lua 5.4 cover the rules at every ply of theirs
-        (_configuration), at a fraction of the cost of listing every move.  With ``follow`` (a
+        """Lines are traced (``trace(True)``) in setup, in play and result at every ply (asked
+        from outside a random game, play may take another way: no hint left by random_move), in
+        the hooks random games never call (notation, scene, view, ...) in the first two plies
+        and the final position, in to_move in the first two plies, and in moves() at every ply
+        checked fully when random games do not ask it (a game that has steps() too: listing
+        every move of a wide game traced costs seconds).  The fast games traced on Lua 5.4 cover
+        the rules at every ply of theirs (_configuration: the defaults', and without a budget or
+        with --thorough each variant's), at a fraction of the cost of listing every move; a
+        variant's first game checked ply by ply stands in for them otherwise.  With ``follow`` (a
         fast game's trail: its seed and moves), that game is played again, checked fully at
         the ply where it failed, and stops when its moves run out.  With ``deadline`` (a CPU
         clock's time), the game stops after its first FULL_PLIES plies once the clock passes it
@@ -596,6 +610,7 @@ class _ScriptChecker:
         where = where or f"{label}, seed {seed}"
         start = list(follow["seed"]) if follow else seed_words(seed)
         exercised = self.exercised
+        trace(True)
         try:
             state = engine.setup(values, start)
         except ScriptError as exc:
@@ -637,7 +652,7 @@ class _ScriptChecker:
             # The costly checks run at the first plies, then at every 10th (big boards have
             # thousands of moves and hundreds of scene items); lines are traced there too.
             full = ply < 4 or ply % 10 == 0 or (follow is not None and ply >= int(follow["ply"]))
-            trace(ply < 2)
+            trace(True)        # (result at every ply: the ends of a variant's game, too)
             try:
                 res = engine.result(state, np)
             except ScriptError as exc:
@@ -650,6 +665,7 @@ class _ScriptChecker:
                 r.add(self.line("result"), "E062", f"a random game did not end within {self.max_plies} plies "
                       f"({where}); result never returned a result")
                 return False
+            trace(ply < 2)
             try:
                 p = engine.to_move(state, np)
             except ScriptError as exc:

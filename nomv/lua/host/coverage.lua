@@ -67,6 +67,14 @@ function H.coverage_pause()
   return true
 end
 
+-- How many lines of the script have run since coverage_start (the checker stops tracing once
+-- more games add none).
+function H.coverage_lines()
+  local n = 0
+  for _ in pairs(covered or {}) do n = n + 1 end
+  return true, n
+end
+
 -- Every script function reachable from v (tables, functions and their upvalues), into `out`.
 local function script_functions(v, out, seen)
   if seen[v] then return end
