@@ -517,7 +517,8 @@ def cmd_check(args) -> int:
                    options=_option_pairs(args.option) or None, text_options=True,
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
                    extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1,
-                   limits=args.limits, seconds=args.seconds, thorough=args.thorough, speed=True)
+                   limits=args.limits, seconds=args.seconds, thorough=args.thorough, speed=True,
+                   cache=not args.fresh)
     from .profile import format_check_speed
     speed = [s.speed for s in report.scripts if s.speed is not None]
     if args.json:
@@ -824,6 +825,9 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=0, metavar="N",
                    help="check N scripts at once in separate processes (default: one per CPU)")
     p.add_argument("--no-coverage", action="store_true", help="do not trace which lines run (faster)")
+    p.add_argument("--fresh", action="store_true",
+                   help="check every script again, even one unchanged since its last check with the same "
+                        "settings (whose report is otherwise shown again)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)
 

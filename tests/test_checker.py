@@ -420,7 +420,7 @@ def test_report_figures(tmp_path):
 
 SCRIPT_KEYS = {"path", "name", "runtime", "errors", "warnings", "diagnostics", "configurations", "skipped",
                "games", "games_seconds", "plies", "fast_games", "fast_plies", "fast_seconds", "fast_found",
-               "branching", "stats", "coverage", "seconds", "cpu_seconds", "tiers", "thorough"}
+               "branching", "stats", "coverage", "seconds", "cpu_seconds", "tiers", "thorough", "cached"}
 
 
 def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsys):
@@ -462,6 +462,45 @@ def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsy
     assert data["seconds"] >= max(bad["seconds"], good["seconds"])
     assert data["cpu_seconds"] == pytest.approx(bad["cpu_seconds"] + good["cpu_seconds"], abs=0.002)
     assert (data["games"], data["fast_games"]) == (2, 1 + good["fast_games"])
+
+
+def test_a_script_unchanged_since_its_check_gets_that_report_again(tmp_path, capsys):
+    # An author who checks a folder on every save changed one script: the others are not played
+    # again (the same text, settings and nomv give the same games), and the report says so.
+    game = tmp_path / "tictactoe.lua"
+    game.write_text((GAMES / "tictactoe.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    bad = tmp_path / "bad.lua"
+    bad.write_text((BAD / "e053_bad_result.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["check", str(game), str(bad), "--seconds", "0", "--playouts", "2", "--quick", "--jobs", "1"]
+
+    def run(*more):
+        code = main([*args, *more, "--json"])
+        return code, json.loads(capsys.readouterr().out)["scripts"]
+    code, first = run()
+    assert code == 1 and [s["cached"] for s in first] == [None, None]
+    code, again = run()
+    assert code == 1 and all(s["cached"] for s in again)
+    assert [s["diagnostics"] for s in again] == [s["diagnostics"] for s in first]
+    assert [(s["games"], s["fast_games"]) for s in again] == [(s["games"], s["fast_games"]) for s in first]
+    assert main([*args]) == 1
+    assert capsys.readouterr().out.count("unchanged since its check of ") == 2
+    # A changed script, other settings, or --fresh: checked again.
+    game.write_text(game.read_text(encoding="utf-8") + "\n-- changed\n", encoding="utf-8")
+    code, changed = run()
+    assert changed[0]["cached"] is None and changed[1]["cached"]
+    assert run("--seed", "1")[1][1]["cached"] is None
+    assert [s["cached"] for s in run("--fresh")[1]] == [None, None]
+    # A report that a busy machine may have decided (over the time limit) is not kept.
+    from nomv.checker import cache
+    from nomv.checker.report import ScriptReport
+    hung = ScriptReport(str(bad))
+    hung.add(3, "E101", "result took longer than 4 s")
+    cache.save("k" * 64, hung)
+    assert cache.load("k" * 64) is None
+    kept = ScriptReport(str(bad))
+    kept.add(3, "E053", "result returned a winner out of range")
+    cache.save("k" * 64, kept)
+    assert cache.load("k" * 64).diagnostics == kept.diagnostics
 
 
 def test_wilson_and_ranges():

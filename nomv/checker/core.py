@@ -33,6 +33,7 @@ from ..pool import EnginePool
 from ..runtime import PREVIOUS
 from ..scriptlines import Lines
 from ..worker import cpu_seconds
+from . import cache as kept
 from .report import Report, ScriptReport, line_ranges, short
 from .scene import validate as validate_scene
 from .static import check_description, check_forbidden
@@ -118,7 +119,7 @@ def check(paths, playouts: int | None = None, seed: int = 0,
           max_plies: int = DEFAULT_MAX_PLIES, limits: Limits = DEFAULT_LIMITS, coverage: bool = True,
           stats_games: int = STATS_GAMES, text_options: bool = False,
           extremes: bool = True, jobs: int = 1, seconds: float = DEFAULT_SECONDS,
-          thorough: bool = False, speed: bool = False) -> Report:
+          thorough: bool = False, speed: bool = False, cache: bool = False) -> Report:
     """Checks one script or several; returns a :class:`Report`.
 
     ``seconds`` of CPU time go into the defaults' random games (each variant half, each
@@ -132,7 +133,9 @@ def check(paths, playouts: int | None = None, seed: int = 0,
     are played.  Without ``thorough``, the variants and extremes share at most the defaults'
     budget, and spend it as OTHERS_SHARE says; with it, each has its whole share, whole games
     and its counts whatever they cost.  ``speed`` adds each script's speed line (nomv profile's
-    :func:`~nomv.profile.check_speed`), measured in the script's own job.
+    :func:`~nomv.profile.check_speed`), measured in the script's own job.  With ``cache``, a
+    script checked before with the same text, settings and nomv gets the report of that check
+    (:mod:`nomv.checker.cache`), and new reports are kept for next time.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
@@ -140,14 +143,31 @@ def check(paths, playouts: int | None = None, seed: int = 0,
     start = time.perf_counter()
     settings = (playouts, seed, options, runtime_name(runtime), max_plies, limits,
                 coverage, stats_games, text_options, extremes, seconds, thorough, speed)
-    jobs = min(jobs or 1, len(paths))
+    names = [str(p) for p in paths]
+    done: dict[int, ScriptReport] = {}
+    keys: dict[int, str] = {}
+    if cache:
+        for i, name in enumerate(names):
+            try:
+                keys[i] = kept.key(name, read_script(name), settings)
+            except (ScriptError, OSError):
+                continue          # (the check says what is wrong with the file)
+            found = kept.load(keys[i])
+            if found is not None:
+                done[i] = found
+    todo = [i for i in range(len(names)) if i not in done]
+    jobs = min(jobs or 1, len(todo))
     if jobs > 1:
         # Scripts are independent: check them in parallel processes, reported in order.
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            report.scripts.extend(pool.map(_check_one, [str(p) for p in paths], [settings] * len(paths)))
+            done.update(zip(todo, pool.map(_check_one, [names[i] for i in todo], [settings] * len(todo))))
     else:
-        report.scripts.extend(_check_one(str(p), settings) for p in paths)
+        done.update((i, _check_one(names[i], settings)) for i in todo)
+    for i in todo:
+        if i in keys:
+            kept.save(keys[i], done[i])
+    report.scripts.extend(done[i] for i in range(len(names)))
     report.seconds = time.perf_counter() - start
     return report
 

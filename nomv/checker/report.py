@@ -1,6 +1,7 @@
 """What ``nomv check`` found: diagnostics, figures from the random games, and rule coverage."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,9 @@ class ScriptReport:
     tiers: list[dict[str, Any]] = field(default_factory=list)
     thorough: bool = False              # checked with --thorough
     speed: dict[str, Any] | None = None  # nomv profile's speed line (nomv check asks for it)
+    #: When this report is that of an earlier check of the same script (nomv check keeps them:
+    #: checker/cache.py), the time of that check (seconds since the epoch); else None.
+    checked_at: float | None = None
 
     def add(self, line: int | None, code: str, message: str) -> Diagnostic | None:
         """Adds a finding unless the same code was already reported at the same line."""
@@ -121,6 +125,9 @@ class ScriptReport:
                      f"{_plural(len(self.configurations), 'configuration')} "
                      f"in {self.games_seconds + self.fast_seconds:.1f} s of CPU ({self.seconds:.1f} s in all)")
         out.append(head)
+        if self.checked_at is not None:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.checked_at))
+            out.append(f"  unchanged since its check of {when}: that check's report (nomv check --fresh checks it again)")
         out.extend(self._tier_lines())
         s = self.stats
         if s:
@@ -205,6 +212,8 @@ class ScriptReport:
                           "largest": self.branching_max},
             "stats": self.stats, "coverage": self.coverage, "seconds": round(self.seconds, 3),
             "cpu_seconds": round(self.cpu_seconds, 3), "tiers": self.tiers, "thorough": self.thorough,
+            "cached": None if self.checked_at is None else time.strftime(
+                "%Y-%m-%dT%H:%M:%S%z", time.localtime(self.checked_at)),
         }
         if self.stats and len(self.stats["wins"]) >= 2:
             decisive = sum(self.stats["wins"])
