@@ -7,8 +7,8 @@ Each side is a revision's nomv, taken with ``git archive`` into a temporary fold
 this Python and its packages (the same lupa, so the same LuaJIT and Lua 5.4), or this tree
 itself (the side ``tree``).  Every side checks the same scripts, this tree's games/ (or the
 paths given), with ``nomv check SCRIPT --jobs 1 --json`` and the check arguments given after
-``--`` (a revision that refuses today's script at its static checks checks its own copy of the
-game instead, marked so); for each game the sides take turns, the first side changing from one round to the next,
+``--`` (a revision that refuses today's script at its static checks checks it without the
+options' labels, else its own copy of the game, marked so); for each game the sides take turns, the first side changing from one round to the next,
 so that a machine that grows busier slows every side alike.  What is measured is the CPU time
 of the whole command, its worker processes included (they are its children: their time comes
 back when it waits for them), as the operating system counts it: a busy machine stretches the
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -31,6 +32,8 @@ from io import BytesIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: An option's label in several languages: `label = {en = "size", it = "lato"}, `.
+LABEL = re.compile(r'label = \{(?:[a-z]{2} = "[^"]*",? ?)+\},? ?')
 
 
 def extract(rev: str, where: Path) -> tuple[str, str]:
@@ -50,11 +53,13 @@ def run_check(pythonpath: str, script: str, extra: list[str], cwd: Path) -> dict
     """One `nomv check` of one script: its JSON, and the CPU and wall seconds it took."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NOMV_PATH", "NOMV_LUA")}
     env["PYTHONPATH"] = pythonpath
-    env["XDG_DATA_HOME"] = env["XDG_CACHE_HOME"] = str(cwd)    # no user's games, no cached checks
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "nomv", "check", script, "--jobs", "1", "--json", *extra],
-                          capture_output=True, text=True, cwd=str(cwd), env=env)
+    env["XDG_DATA_HOME"] = str(cwd)                      # no user's games
+    with tempfile.TemporaryDirectory(dir=cwd) as fresh:
+        env["XDG_CACHE_HOME"] = fresh                     # no report kept from an earlier check
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "nomv", "check", script, "--jobs", "1", "--json", *extra],
+                              capture_output=True, text=True, cwd=str(cwd), env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -94,10 +99,16 @@ def main() -> None:
                     help="a revision to measure beside this tree (repeatable; the first is the base)")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--no-tree", action="store_true", help="only the revisions given, not this tree")
+    ap.add_argument("--found", action="append", default=[], metavar="FOLDER",
+                    help="instead: the broken scripts of FOLDER (each naming the code and line it must "
+                         "give in a first line '-- expect: CODE LINE'): how many each side finds")
     ap.add_argument("games", nargs="*", help="games of games/ by name, or paths (default: every bundled game)")
     args = ap.parse_args(argv)
-    scripts = [str(ROOT / "games" / f"{g}.lua") if not g.endswith(".lua") else str(Path(g).resolve())
-               for g in args.games] or sorted(str(p) for p in (ROOT / "games").glob("*.lua"))
+    if args.found:
+        scripts = sorted(str(p) for folder in args.found for p in Path(folder).resolve().glob("*.lua"))
+    else:
+        scripts = [str(ROOT / "games" / f"{g}.lua") if not g.endswith(".lua") else str(Path(g).resolve())
+                   for g in args.games] or sorted(str(p) for p in (ROOT / "games").glob("*.lua"))
     with tempfile.TemporaryDirectory(prefix="nomv-measure-check-") as tmp:
         where = Path(tmp)
         sides = [extract(rev, where) for rev in args.against] + ([] if args.no_tree else [("tree", str(ROOT))])
@@ -110,16 +121,26 @@ def main() -> None:
                 order = sides[r % len(sides):] + sides[:r % len(sides)]
                 for label, path in order:
                     result = run_check(path, script, extra, work)
-                    own = Path(path) / "games" / Path(script).name
-                    if refused(result["json"]) and own.is_file() and str(own) != script:
-                        # (an older nomv that cannot read today's script: its own copy of the game)
-                        result = run_check(path, str(own), extra, work)
-                        result["own"] = True
+                    if refused(result["json"]):
+                        # An older nomv that refuses today's script: the script without the
+                        # options' labels (text in several languages, which it does not know),
+                        # else its own copy of the game.
+                        bare = work / Path(script).name
+                        bare.write_text(LABEL.sub("", Path(script).read_text(encoding="utf-8")), encoding="utf-8")
+                        result = run_check(path, str(bare), extra, work)
+                        result["own"] = "without the options' labels"
+                        own = Path(path) / "games" / Path(script).name
+                        if refused(result["json"]) and own.is_file():
+                            result = run_check(path, str(own), extra, work)
+                            result["own"] = "its own script"
                     runs[label].append(result)
-                    print(f"  {Path(script).stem} {label}{' (its own script)' if result.get('own') else ''}: {result['cpu']:.1f} s CPU, {result['wall']:.1f} s wall, "
+                    print(f"  {Path(script).stem} {label}{' (' + result['own'] + ')' if result.get('own') else ''}: {result['cpu']:.1f} s CPU, {result['wall']:.1f} s wall, "
                           f"{tiers(result['json'])} games, {found(result['json'])}", file=sys.stderr, flush=True)
-            rows.append((Path(script).stem, runs))
+            rows.append((script, runs))
     labels = [label for label, _ in sides]
+    if args.found:
+        print_found(rows, labels, extra)
+        return
     print(f"nomv check SCRIPT --jobs 1 --json {' '.join(extra)}".rstrip() + f"; CPU seconds, median of {args.rounds}")
     print("| game | " + " | ".join(f"{label}: games checked ply by ply + fast; CPU s" for label in labels)
           + " | " + " | ".join(f"{label} / {labels[0]}" for label in labels[1:]) + " |")
@@ -129,14 +150,47 @@ def main() -> None:
         cpu = {label: statistics.median(x["cpu"] for x in runs[label]) for label in labels}
         for label in labels:
             totals[label] += cpu[label]
-        cells = [f"{tiers(runs[label][-1]['json'])}; {cpu[label]:.1f}" + (" (its own script)" if runs[label][-1].get("own") else "")
+        cells = [f"{tiers(runs[label][-1]['json'])}; {cpu[label]:.1f}" + (f" ({runs[label][-1]['own']})" if runs[label][-1].get("own") else "")
                  for label in labels]
         ratios = [f"{cpu[label] / cpu[labels[0]]:.2f}" if cpu[labels[0]] else "-" for label in labels[1:]]
-        print(f"| {name} | " + " | ".join(cells + ratios) + " |")
+        print(f"| {Path(name).stem} | " + " | ".join(cells + ratios) + " |")
     print(f"| all {len(rows)} | " + " | ".join(f"{totals[label]:.1f}" for label in labels) + " | "
           + " | ".join(f"{totals[label] / totals[labels[0]]:.2f}" for label in labels[1:]) + " |")
     for name, runs in rows:
-        print(f"{name}: " + "; ".join(f"{label}: {found(runs[label][-1]['json'])}" for label in labels))
+        print(f"{Path(name).stem}: " + "; ".join(f"{label}: {found(runs[label][-1]['json'])}" for label in labels))
+
+
+def print_found(rows: list, labels: list[str], extra: list[str]) -> None:
+    """How many of the broken scripts each side finds (its code reported) and at the line their
+    first line names, with each side's CPU time, and the scripts missed."""
+    print(f"nomv check SCRIPT --jobs 1 --json {' '.join(extra)}".rstrip())
+    folders: dict[str, list] = {}
+    for script, runs in rows:
+        folders.setdefault(str(Path(script).parent.relative_to(ROOT)), []).append((script, runs))
+    print("| scripts | " + " | ".join(f"{label}: found (at the line); CPU s" for label in labels) + " |")
+    print("|" + " --- |" * (1 + len(labels)))
+    missed: dict[str, list[str]] = {label: [] for label in labels}
+    for folder, items in folders.items():
+        cells = []
+        for label in labels:
+            n_found = n_line = 0
+            cpu = 0.0
+            for script, runs in items:
+                m = re.match(r"-- expect: ([EW]\d{3}) (\d+)", Path(script).read_text(encoding="utf-8"))
+                assert m, f"{script} has no '-- expect: CODE LINE' first line"
+                code, line = m.group(1), int(m.group(2))
+                run = runs[label][-1]
+                cpu += run["cpu"]
+                diagnostics = [d for s in run["json"].get("scripts", []) for d in s.get("diagnostics", [])]
+                hit = [d for d in diagnostics if d["code"] == code]
+                n_found += bool(hit)
+                n_line += any(d["line"] == line for d in hit)
+                if not hit or not any(d["line"] == line for d in hit):
+                    missed[label].append(f"{Path(script).name} ({'not found' if not hit else 'at line ' + str(hit[0]['line'])})")
+            cells.append(f"{n_found} ({n_line}); {cpu:.1f}")
+        print(f"| `{folder}` ({len(items)}) | " + " | ".join(cells) + " |")
+    for label in labels:
+        print(f"{label} missed: " + ("; ".join(missed[label]) or "none"))
 
 
 if __name__ == "__main__":
