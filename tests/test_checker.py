@@ -64,7 +64,12 @@ class FakeClock:
             monkeypatch.setattr(EngineBase, "play", ply_played)
 
 
-@pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
+#: (The two of issue 29 that only the defaults find have a test of their own, on both runtimes:
+#: test_the_defaults_find_the_rare_dead_end_and_the_wide_duplicate_on_either_runtime.)
+ONE_RUNTIME = [p for p in BAD_SCRIPTS if p.stem not in ("e052_othello_dead_end", "e051_amazons_duplicate")]
+
+
+@pytest.mark.parametrize("path", ONE_RUNTIME, ids=[p.stem for p in ONE_RUNTIME])
 def test_broken_script_reports_its_code_and_line(path, monkeypatch):
     code, line = expectation(path)
     # A short time limit for the hangs; room for the others, whose worker a busy machine may keep
@@ -106,17 +111,45 @@ def test_a_script_broken_as_a_new_author_breaks_one_is_found_with_the_defaults(p
 
 RARE = BAD / "e052_rare_dead_end.lua"
 
+#: Issue 29's cases that only the defaults' budget finds, with their words: a plain Othello whose
+#: dead end (both players blocked, empty squares left) one random game in a hundred reaches, and
+#: a plain Amazons (2,176 moves at the start) that lists a move twice.
+DEFAULTS_FIND = {
+    "e052_othello_dead_end": "moves returned no move, but result says the game is not over "
+                             "(defaults, fast random game 200, ply 60)",
+    "e051_amazons_duplicate": "the move d1-d2-d1 is listed twice (defaults, seed 0, ply 0)",
+}
 
-def test_a_rare_dead_end_escapes_a_few_games_but_not_the_default_budget(monkeypatch):
+
+@pytest.mark.parametrize("runtime", ["jit", "5.4"])
+@pytest.mark.parametrize("name", sorted(DEFAULTS_FIND))
+def test_the_defaults_find_the_rare_dead_end_and_the_wide_duplicate_on_either_runtime(name, runtime, monkeypatch):
+    # The default budget on a clock that makes a game checked ply by ply cost 1.5 s (as the
+    # Amazons' first game does: the wide game plays that one, then fast games) and a fast game
+    # 1 ms; the fast games (and the replay of the one that met the dead end) on the runtime
+    # chosen.
+    path = BAD / f"{name}.lua"
+    code, line = expectation(path)
+    FakeClock(monkeypatch, 1.5, 0.001)
+    s = check(path, runtime=runtime, limits=ROOMY, stats_games=0, coverage=False).scripts[0]
+    assert [(d.code, d.line, d.message) for d in s.diagnostics] == [(code, line, DEFAULTS_FIND[name])]
+    # One game checked ply by ply (the duplicate is there at its first ply); the dead end is met
+    # by a fast game, which is then played again ply by ply.
+    assert (s.games, s.fast_found) == ((2, ["E052"]) if code == "E052" else (1, [])), (s.games, s.fast_found)
+
+
+@pytest.mark.parametrize("runtime", ["jit", "5.4"])
+def test_a_rare_dead_end_escapes_a_few_games_but_not_the_default_budget(monkeypatch, runtime):
     # About one game in a hundred reaches the dead end (it depends on the rng given to setup).
-    # (No fast games here: a few hundred of them might stumble on it too.)
-    few = check(RARE, playouts=5, seconds=0, stats_games=0, coverage=False)
+    # (No fast games here: a few hundred of them might stumble on it too.)  The fast games run
+    # on the runtime chosen (the games checked ply by ply on Lua 5.4 either way).
+    few = check(RARE, playouts=5, seconds=0, stats_games=0, coverage=False, runtime=runtime)
     assert few.ok and few.scripts[0].games == 5, few.format()
     # The default budget, at 50 ms a game checked ply by ply (30 of them in 1.5 s) and 1 ms a
     # fast game (1,500 of them): the fast games find it, and it is reported as the full checks
     # of that game, played again ply by ply, word it.
     FakeClock(monkeypatch, 0.05, 0.001)
-    found = check(RARE, stats_games=0, coverage=False)   # (traced fast games would find it first)
+    found = check(RARE, stats_games=0, coverage=False, runtime=runtime)   # (traced fast games would find it first)
     e052 = [d for d in found.diagnostics if d.code == "E052"]
     assert e052 and e052[0].line == expectation(RARE)[1], found.format()
     assert re.search(r"\(defaults, fast random game [\d,]+, ply \d+\)$", e052[0].message), e052[0].message
