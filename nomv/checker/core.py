@@ -52,7 +52,11 @@ CHECKED_SHARE = 0.5
 #: Fast games of one configuration at most: a mistake that shows in one game in ten thousand is
 #: found in all but one run in 20,000; a small game stops there, well within its budget.
 FAST_MOST = 100_000
-FAST_BATCH_SECONDS = 0.1    # fast games in a request double while one takes less than this (CPU s)
+#: Fast games in a request: one, then twice as many each time, up to this.  The sizes do not
+#: depend on the machine's speed, so that the same check plays the same games on a busy machine
+#: and a quiet one (its budget only decides how many: the last request is sized by the speed
+#: so far), and fast random game 1,234 is the same game in every run.
+FAST_BATCH_MOST = 4096
 #: Without --thorough, the count of fast games (the figures' 200 for the defaults, 100 for a
 #: variant, 20 for an extreme) is a floor only while they have taken less than this share of
 #: the configuration's budget (one game at least): a game whose random game costs a second
@@ -401,8 +405,8 @@ class _ScriptChecker:
         (checks.lua), at least `least` of them (with `room`: one at least, the rest of them
         while they have taken less than `room` CPU seconds), then more until `budget` CPU
         seconds went into them, at most FAST_MOST.  They run in batches, each a request, that
-        start with one game (one game of a wide game may take a second) and double while a
-        batch takes under FAST_BATCH_SECONDS.  A mistake they find is replayed ply by ply (the
+        start with one game (one game of a wide game may take a second) and double up to
+        FAST_BATCH_MOST.  A mistake they find is replayed ply by ply (the
         game's seed and moves come back from the host) and reported as the full checks say it;
         returns whether one was found.  With `saturate` (games traced for coverage), they stop
         once SATURATED games have been played and the last batch, half of them, ran no line
@@ -426,14 +430,12 @@ class _ScriptChecker:
                 # Not far past the budget (or the floor's room): the batch sized by the speed so far.
                 n = max(1, min(n, math.ceil((bound - spent) / (spent / played))))
             seed = _batch_seed(self.seed, f"{label} {kind}", batch)
-            before = self._cpu()
             try:
                 figures = engine.check_games(values, seed, n, np, self.max_plies)
             except ScriptError as exc:
                 self.r.fast_seconds += max(0.0, self._cpu() - start)
                 self._fast_mistake(exc, engine, label, values, seed, n, np, played)
                 return True
-            took = self._cpu() - before
             if not traced:      # (the figures' speed: untraced games only)
                 stats.add(figures)
             played += n
@@ -446,8 +448,7 @@ class _ScriptChecker:
                 lines, before_batch = engine.coverage_lines(), lines
                 if played >= SATURATED and lines == before_batch and 2 * n >= played:
                     break
-            if took < FAST_BATCH_SECONDS:
-                size = min(size * 2, FAST_MOST)
+            size = min(size * 2, FAST_BATCH_MOST)
         self.r.fast_seconds += max(0.0, spent)
         return False
 
