@@ -334,8 +334,6 @@ def cmd_render(args) -> int:
 
 def cmd_bench(args) -> int:
     if args.serve:
-        if args.against:
-            raise UsageError("--against measures the games' random playouts, not --serve")
         return _bench_serve(args)
     if args.against:
         return _bench_against(args)
@@ -404,15 +402,27 @@ def _bench_serve(args) -> int:
         raise UsageError("--seconds must be more than 0 and --players at least 2")
     if args.rate is not None and args.rate <= 0:
         raise UsageError("--rate must be more than 0 moves a second")
+    if args.poll <= 0 or args.repeat < 1:
+        raise UsageError("--poll must be more than 0 seconds and --repeat at least 1")
+    if args.profile:
+        from .server import loadprofile
+        if not loadprofile.available():
+            raise NomvError("--profile needs py-spy (a sampling profiler): pip install py-spy")
     configs = tuple(args.serve_config or ("sqlite", "postgresql", "postgresql x2"))
     progress = ((lambda text: print(f"  {text}...", file=sys.stderr, flush=True)) if not args.json
                 else (lambda text: None))
     try:
-        rows = loadbench.run(args.players // 2, seconds, configs, progress=progress, rate=args.rate)
+        if args.routes:
+            rows = loadbench.run_routes(args.against, progress=progress)
+            print(json.dumps(rows, indent=2) if args.json else loadbench.format_routes(rows))
+            return 0
+        rows = loadbench.run(args.players // 2, seconds, configs, progress=progress, rate=args.rate,
+                             model=args.model, against=args.against, profile=args.profile, poll=args.poll,
+                             repeat=args.repeat, moves=args.moves)
     except FileNotFoundError:
         raise NomvError("PostgreSQL is not installed (initdb not found): apt-get install postgresql, "
                         "or --serve-config sqlite") from None
-    except RuntimeError as exc:   # a server that did not start: its own message
+    except RuntimeError as exc:   # a server that did not start, a revision not found: its own message
         raise NomvError(f"nomv bench --serve: {exc}") from None
     print(json.dumps(rows, indent=2) if args.json else loadbench.format_table(rows))
     return 0
@@ -541,6 +551,23 @@ def cmd_new(args) -> int:
     return 0
 
 
+def _default_time_per_move(text: str, settings) -> float | None:
+    """--default-time-per-move: a time (``3d``, ``36h``, seconds) or ``none``."""
+    from .server.errors import Invalid
+    from .server.matches.clock import MAX_TIME_PER_MOVE, NO_LIMIT, parse_duration
+    if text.strip().lower() == NO_LIMIT:
+        return None
+    try:
+        seconds = parse_duration(text)
+    except Invalid:
+        seconds = None
+    if seconds is None or not settings.min_time_per_move <= seconds <= MAX_TIME_PER_MOVE:
+        raise UsageError(f"--default-time-per-move takes a time such as 3d, 36h or 600 (seconds), from "
+                         f"--min-time-per-move ({settings.min_time_per_move:g} s) to "
+                         f"{MAX_TIME_PER_MOVE // 86400} days, or none; got {text!r}")
+    return seconds
+
+
 def cmd_serve(args) -> int:
     try:
         from .server.settings import Settings
@@ -592,6 +619,11 @@ def cmd_serve(args) -> int:
                  "body_timeout", "job_seconds"):
         if not getattr(settings, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0")
+    if args.default_time_per_move is not None:
+        settings.default_time_per_move = _default_time_per_move(args.default_time_per_move, settings)
+    elif settings.default_time_per_move is not None and settings.default_time_per_move < settings.min_time_per_move:
+        raise UsageError(f"--min-time-per-move ({settings.min_time_per_move:g} s) is longer than the default time "
+                         f"per move ({settings.default_time_per_move:g} s): give --default-time-per-move too")
     if args.max_script_kb is not None:
         settings.max_script_bytes = int(args.max_script_kb * 1024)
     if args.quick_check:
@@ -757,12 +789,28 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
     p.add_argument("--rate", type=float, metavar="MOVES_PER_S", help="with --serve: the players together "
                    "offer this many moves a second, each match at an even pace (default: each plays as "
                    "fast as the server answers, and a move's latency is the queue of the others)"),
+    p.add_argument("--model", choices=["page", "bot"], default="page", help="with --serve: what the players "
+                   "are: pages (each keeps the match's WebSocket open and moves when a push says it is "
+                   "their turn; the default) or bots that poll the match (--poll seconds)")
+    p.add_argument("--moves", choices=["ws", "http"], default="ws", help="with --serve: how pages send "
+                   "their moves: over the match's WebSocket, as the page does (the default; a server that "
+                   "takes none there is sent them over HTTP), or as POST .../moves")
+    p.add_argument("--poll", type=float, default=1.0, metavar="S", help="with --serve --model bot: how "
+                   "often a bot looks at its match (default 1 s)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N", help="with --serve: measure each "
+                   "configuration N times (with --against: alternately)")
+    p.add_argument("--profile", action="store_true", help="with --serve: sample each server with py-spy "
+                   "while it is loaded and print where its time goes (pip install py-spy)")
+    p.add_argument("--routes", action="store_true", help="with --serve: time every route of the API one "
+                   "request at a time, with the server's CPU per call (with --against: side by side)")
     p.add_argument("--compare", action="append", choices=["openspiel"], metavar="openspiel",
                    help="also play OpenSpiel's versions of the classic games in the same run "
                         "(needs pip install 'nomv[openspiel]')")
     p.add_argument("--against", metavar="REV", help="instead: random games of the bundled games (or "
                    "--game) under the git revision REV of nomv, installed in a temporary environment, "
-                   "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4)")
+                   "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4). "
+                   "With --serve: also run the server of this git revision (e.g. main, HEAD~3), the two "
+                   "taking turns in one run, for side-by-side ratios")
     p.add_argument("--rounds", type=int, default=5, help="with --against: measurements of each game on "
                    "each side (default 5)")
     p.add_argument("--instructions", action="store_true", help="with --against: count the instructions "
@@ -957,6 +1005,9 @@ def _add_serve(sub, common: argparse.ArgumentParser) -> None:
                    "per process (default 50)")
     p.add_argument("--min-time-per-move", type=float, metavar="S", help="the shortest time per move a "
                    "match may ask for, in seconds (default 60)")
+    p.add_argument("--default-time-per-move", metavar="TIME", help="the time per move of a match "
+                   "between people that asks for none and has no live clock: 3d, 36h, seconds, or "
+                   "none for no limit (default 3d)")
     p.add_argument("--clock-interval", type=float, metavar="S", help="how often to look for players "
                    "out of time, in seconds (default 5)")
     p.add_argument("--session-days", type=float, metavar="DAYS", help="a session unused this long ends "

@@ -85,7 +85,7 @@ class MoveInput:
 
     ``moves`` are the legal moves (objects with ``steps``, ``any_order`` and ``label``, such as
     :class:`nomv.Move`); ``notations`` optionally gives each move's text for messages, and
-    ``names`` how messages name a step (nomv.boardmarks.step_names: a step's id may be no text
+    ``names`` how messages name a step (nomv.play.marks.step_names: a step's id may be no text
     for players, such as Nonads' ``slot:1,0``).
     """
 

@@ -16,6 +16,20 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("lua", RUNTIMES)
 
 
+#: The files that take longest, longest first (measured whole-suite runs).  pytest-xdist's
+#: --dist loadfile hands whole files to its processes in the order collected: a long file handed
+#: out last keeps one process busy while the other has finished, and CI waits for it.
+LONGEST_FIRST = ("test_server_api", "test_server_scale", "test_server_floods", "test_server_play",
+                 "test_browser", "test_server_defences", "test_classics", "test_3verse", "test_pages",
+                 "test_worker", "test_ai", "test_lab", "test_nonads", "test_nipple", "test_cli",
+                 "test_nibble", "test_window", "test_gui", "test_checker", "test_hardening")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))   # (stable: files stay whole)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_dir(tmp_path_factory, monkeypatch):
     # Tests must not pick up (or write) games in the developer's own folders.

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serverlib import Api, Server  # noqa: E402
+from serverlib import Api, Server, legal  # noqa: E402
 
 
 def tree_rss_mb(pid: int) -> tuple[float, list[float]]:
@@ -73,10 +73,10 @@ def main() -> None:
             mover = alice if ply % 2 == 0 else bob
             for match_id in ids:
                 state = mover.match(match_id)
-                if not state["legal"]:
+                if not legal(state):
                     continue
                 t = time.perf_counter()
-                r = mover.move(match_id, state["ply"], rng.choice(state["legal"]))
+                r = mover.move(match_id, state["ply"], rng.choice(legal(state)))
                 latencies.append(time.perf_counter() - t)
                 assert r.status_code == 200, r.text
         rss, each = tree_rss_mb(server.process.pid)
@@ -98,11 +98,11 @@ def main() -> None:
                 if state["status"] != "active":
                     break
                 mover = alice if state["to_move"] == 1 else bob
-                legal = mover.match(match_id)["legal"]
+                moves = legal(mover.match(match_id))
                 sent = time.perf_counter()
                 done = threading.Event()
 
-                def post(mover=mover, ply=state["ply"], move=legal[0], done=done):
+                def post(mover=mover, ply=state["ply"], move=moves[0], done=done):
                     mover.move(match_id, ply, move)
                     done.set()
                 threading.Thread(target=post).start()

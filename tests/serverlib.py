@@ -164,6 +164,11 @@ class Api:
         self.http.close()
 
 
+def legal(match: dict) -> list[list[str]]:
+    """The legal moves of an answer (the match as its viewer sees it), each a list of steps."""
+    return [m["steps"] for m in match["legal_moves"]]
+
+
 def challenge(creator: Api, others: list[Api], game: str, seats: list[str], **body) -> int:
     """A match between people, every challenge accepted: its id."""
     created = creator.ok("POST", "/api/matches", {"game": game, "seats": seats, **body}, status=201)

@@ -159,6 +159,45 @@ def test_two_people_play_a_whole_nipple_match_by_clicks(browser, server):
     bob.close()
 
 
+def test_a_move_is_one_message_and_the_page_draws_its_answer_without_asking_again(browser, server):
+    # What a page does for a move: one message over the match's WebSocket (or one POST when the
+    # socket is not open), whose answer it draws; no look at the match before or after.
+    alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
+    match_id = challenge(alice.api, [bob.api], "trinim", [alice.api.name, bob.api.name])
+    alice.open(match_id)
+    alice.page.wait_for_selector(".live.on")
+    requests: list[str] = []
+    alice.page.on("request", lambda r: requests.append(f"{r.method} {r.url}"))
+    # (the socket is open already: what the page sends on it is caught by wrapping its send)
+    alice.page.evaluate("""() => { const send = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (data) { window.__sent = (window.__sent || []).concat([String(data)]);
+                                                      return send.call(this, data); }; }""")
+    move = alice.api.match(match_id)["legal_moves"][0]
+    alice.play(match_id, move["steps"])
+    assert alice.page.inner_text(".moves .current") == move["notation"]
+    moves_sent = [json.loads(f) for f in alice.page.evaluate("window.__sent || []") if f != "ping"]
+    assert [m["type"] for m in moves_sent] == ["move"] and moves_sent[0]["move"] == move["steps"], moves_sent
+    assert not [r for r in requests if f"/api/matches/{match_id}" in r], requests
+
+    # The socket closed (and kept from opening again): the move goes as one POST, and its
+    # answer is drawn as it is: still no look at the match.
+    alice.context.route_web_socket(re.compile(r".*/live(\?.*)?$"), lambda ws: ws.close())   # (?lang=)
+    alice.page.reload()
+    alice.page.wait_for_selector("#board[data-ply='1'] svg [data-step]")
+    bob_move = bob.api.match(match_id)["legal_moves"][0]
+    assert bob.api.move(match_id, 1, bob_move["steps"]).status_code == 200
+    alice.page.reload()                      # (no pushes: the page learns of bob's move by a reload)
+    alice.page.wait_for_selector("#board[data-ply='2'] svg [data-step]")
+    requests.clear()
+    move = alice.api.match(match_id)["legal_moves"][0]
+    alice.play(match_id, move["steps"])
+    posted = [r for r in requests if f"/api/matches/{match_id}" in r]
+    assert posted == [f"POST {server.url}/api/matches/{match_id}/moves"], requests
+    assert alice.page.inner_text(".moves .current") == move["notation"]
+    alice.close()
+    bob.close()
+
+
 def test_a_3verse_four_click_move(browser, server):
     alice, bob = Player(browser, server, name("alice")), Player(browser, server, name("bob"))
     match_id = challenge(alice.api, [bob.api], "3verse", [alice.api.name, bob.api.name])
@@ -268,7 +307,7 @@ def test_history_browsing_and_back_to_the_game(browser, server):
     alice.page.click(".moves button[data-ply='1']")
     alice.wait_ply(1)
     assert alice.page.inner_html("#board svg.main") != live
-    assert "an earlier position" in alice.page.inner_text(".status")
+    assert "an earlier position" in alice.page.inner_text(".notes")
     alice.page.click("[data-action=live]")
     alice.wait_ply(3)
     assert alice.page.inner_html("#board svg.main") == live
@@ -319,7 +358,7 @@ def test_a_reload_mid_match_loses_nothing(browser, server):
     bob.wait_ply(1)
     bob.page.reload()
     bob.page.wait_for_selector("#board[data-ply='1'] svg [data-step]")
-    assert bob.page.inner_text(".moves") == legal[0]["notation"]
+    assert bob.page.inner_text(".moves [data-ply='1']") == legal[0]["notation"]
     assert "Your turn" in bob.page.inner_text(".status")
     # and the reloaded page is live again: the next move arrives without reloading
     bob.play(match_id, bob.api.match(match_id)["legal_moves"][0]["steps"])

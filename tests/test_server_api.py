@@ -19,7 +19,8 @@ import pytest
 
 import nomv
 from nomv.play.drawing import drawing
-from serverlib import Api, Collector, Described, Server, challenge, name, wait_for
+from nomv.server.engines import rounded
+from serverlib import Api, Collector, Described, Server, challenge, legal, name, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
 
@@ -47,9 +48,10 @@ def play_out(match_id: int, players: list[Api], pick=lambda legal: legal[0], lim
             state = player.match(match_id)
             if state["status"] != "active":
                 return state
-            if state["legal"]:
-                assert len(state["legal"]) == len(state["legal_moves"])
-                r = player.move(match_id, state["ply"], pick(state["legal"]))
+            if legal(state):
+                assert all(set(m) <= {"steps", "notation", "any_order", "label"} and m["notation"]
+                           for m in state["legal_moves"]), state["legal_moves"]
+                r = player.move(match_id, state["ply"], pick(legal(state)))
                 assert r.status_code == 200, r.text
                 assert r.json()["ply"] == state["ply"] + 1
     raise AssertionError("the match did not end")
@@ -91,13 +93,14 @@ def test_two_accounts_play_a_whole_trinim_match_and_its_record_opens_on_the_desk
 def local_views(pos: nomv.Position) -> dict:
     """What each player, and a spectator, may know of a position (computed here, from the
     record the server gives at the end)."""
-    out = {p: {"view": pos.view(p), "scene": pos.scene(p)} for p in range(1, pos.players + 1)}
+    # (scenes as answers give them: their numbers rounded to nomv.server.engines.DECIMALS)
+    out = {p: {"view": pos.view(p), "scene": rounded(pos.scene(p))} for p in range(1, pos.players + 1)}
 
     def spectator(engine, state):
         view = engine.view(state, 0)
         data = engine.dump(view)
         data.pop("_rng", None)
-        return {"view": data, "scene": engine.scene(view)}
+        return {"view": data, "scene": rounded(engine.scene(view))}
     out["spectator"] = pos.with_state(spectator)
     return out
 
@@ -119,8 +122,8 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
                 break
             mover = alice if state["to_move"] == 1 else bob
             mine = seen["alice" if mover is alice else "bob"][-1]
-            assert mine["legal"] and "seed" not in mine
-            r = mover.move(match_id, mine["ply"], mine["legal"][-1])
+            assert legal(mine) and "seed" not in mine
+            r = mover.move(match_id, mine["ply"], legal(mine)[-1])
             assert r.status_code == 200, r.text
             for c in live.values():   # each sees the move pushed, in their own view
                 c.wait(lambda m, ply=mine["ply"] + 1: m["match"]["ply"] == ply)
@@ -137,7 +140,7 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
     for text in record.moves:
         expected.append(local_views(pos))
         pos.play(text)
-    whole = {"view": pos.state(), "scene": pos.scene()}
+    whole = {"view": pos.state(), "scene": rounded(pos.scene())}
     targets = pos.state()["targets"]
 
     seat_of = {"alice": 1, "bob": 2, "watcher": "spectator", "anonymous": "spectator"}
@@ -164,10 +167,78 @@ def test_knownads_hidden_information_never_reaches_another_player_or_a_spectator
             elif who == "bob":
                 assert shown == [0, targets[1]]
             else:
-                assert shown == [0, 0] and answer["legal"] == []
+                assert shown == [0, 0] and legal(answer) == []
             assert set(answer["view"]["deck"]) <= {0}
     # Scores are public at the end: the same final layout, counted for both targets.
     assert state["outcome"]["scores"] == list(pos.outcome().scores)
+
+
+def test_one_answer_per_version_and_viewer_class_sent_to_every_socket_of_it_and_no_other(server):
+    # Knownads: the two players see different views, spectators a third.  Six sockets in three
+    # classes (alice twice, bob, two anonymous spectators and a logged-in one): a move makes
+    # three answers, each sent to the sockets of its class alone.  Moves go over the sockets,
+    # answered there with the mover's own view.
+    import contextlib
+    alice, bob = people(server)
+    carol, anonymous = Api(server, name("c")), Api(server)
+    match_id = challenge(alice, [bob], "nonads", [alice.name, bob.name], variant="knownads")
+    with contextlib.ExitStack() as stack:
+        sockets = {who: stack.enter_context(api.ws(match_id)) for who, api in (
+            ("alice", alice), ("alice again", alice), ("bob", bob), ("anonymous", anonymous),
+            ("anonymous again", anonymous), ("carol", carol))}
+        _classes_and_secrets(alice, bob, match_id, sockets)
+
+
+def _classes_and_secrets(alice: Api, bob: Api, match_id: int, sockets: dict) -> None:
+    """Four moves over the sockets, and what each socket is sent (see the test above)."""
+    import json as _json
+    hello = {who: _json.loads(ws.recv(timeout=30)) for who, ws in sockets.items()}
+    assert {m["version"] for m in hello.values()} == {hello["alice"]["match"]["version"]}
+    targets = {who: hello[who]["match"]["view"]["targets"] for who in hello}
+    mine = {"alice": targets["alice"][0], "bob": targets["bob"][1]}
+    assert targets["anonymous"] == targets["carol"] == [0, 0] and mine["alice"] and mine["bob"]
+    for ply in range(4):
+        mover, moving = (alice, "alice") if ply % 2 == 0 else (bob, "bob")
+        moves = legal(mover.match(match_id))
+        before = alice.ok("GET", "/api/health")
+        sockets[moving].send(_json.dumps({"type": "move", "id": f"m{ply}", "ply": ply, "move": moves[-1]}))
+        got: dict[str, list[dict]] = {who: [] for who in sockets}
+        for who, ws in sockets.items():
+            def done(messages: list[dict], who: str = who, ply: int = ply, moving: str = moving) -> bool:
+                fresh = any((m.get("match") or {}).get("ply") == ply + 1 or m["type"] == "moved"
+                            for m in messages)
+                return fresh and (who != moving or any(m["type"] == "moved" for m in messages))
+            while not done(got[who]):
+                got[who].append(_json.loads(ws.recv(timeout=30)))
+        after = alice.ok("GET", "/api/health")
+        # three classes: three answers made (the mover's own among them)...
+        assert after["answers_made"] - before["answers_made"] == 3, (before, after)
+        # ...each pushed once to every other socket, the same bytes to the sockets of a class
+        pushes = {who: [m for m in messages if m["type"] == "match"] for who, messages in got.items()}
+        assert all(len(pushes[who]) == 1 for who in sockets if who != moving), pushes
+        assert pushes["anonymous"] == pushes["anonymous again"] == pushes["carol"]
+        assert after["pushes_sent"] - before["pushes_sent"] == sum(map(len, pushes.values()))
+        moved = next(m for m in got[moving] if m["type"] == "moved")
+        assert moved["id"] == f"m{ply}" and moved["version"] == pushes["carol"][0]["version"]
+        assert len(pushes[moving]) + ("match" in moved) == 1     # the new version once, either way
+        # nobody's message holds another seat's target
+        for who, messages in got.items():
+            for m in (m["match"] for m in messages if m.get("match")):
+                shown = m["view"]["targets"]
+                if who.startswith("alice"):
+                    assert shown == [mine["alice"], 0], (who, shown)
+                elif who == "bob":
+                    assert shown == [0, mine["bob"]], (who, shown)
+                else:
+                    assert shown == [0, 0] and m["legal_moves"] == [], (who, shown)
+    # a move refused over the socket gets the route's answer there: a stale ply, with the match
+    sockets["alice"].send(_json.dumps({"type": "move", "id": "late", "ply": 1, "move": moves[0]}))
+    refused = next(m for m in (_json.loads(sockets["alice"].recv(timeout=30)) for _ in range(5))
+                   if m["type"] == "error")
+    assert refused["id"] == "late" and refused["status"] == 409 and refused["error"] == "stale"
+    assert refused["match"]["ply"] == 4 and refused["match"]["view"]["targets"] == [mine["alice"], 0]
+    sockets["anonymous"].send(_json.dumps({"type": "move", "id": 1, "ply": 4, "move": moves[0]}))
+    assert _json.loads(sockets["anonymous"].recv(timeout=30))["status"] == 401
 
 
 # -- refusals ----------------------------------------------------------------------------------------
@@ -178,7 +249,7 @@ def test_moves_out_of_turn_for_another_seat_without_login_illegal_and_stale_are_
     match_id = challenge(alice, [bob], "trinim", [alice.name, bob.name], options={"layout": LAYOUT})
     first = alice.match(match_id)
     assert first["to_move"] == 1 and first["you"] == [1]
-    assert bob.match(match_id)["legal"] == []          # not bob's turn: no legal moves shown
+    assert legal(bob.match(match_id)) == []          # not bob's turn: no legal moves shown
 
     # out of turn: bob (seat 2) moves while seat 1 is to move
     r = bob.move(match_id, 0, "D4-D2")
@@ -208,7 +279,7 @@ def test_moves_out_of_turn_for_another_seat_without_login_illegal_and_stale_are_
     assert r.status_code == 409 and r.json()["error"] == "stale"
     body = r.json()
     assert body["ply"] == 1 and body["match"]["ply"] == 1 and body["match"]["moves"] == ["D2-D4"]
-    assert body["match"]["legal"]                    # the current position, ready to move in
+    assert legal(body["match"])                    # the current position, ready to move in
     assert bob.move(match_id, 1, "C3").status_code == 200
     # nothing lost, nothing doubled
     assert alice.match(match_id)["moves"] == ["D2-D4", "C3"]
@@ -230,7 +301,7 @@ def test_simultaneous_moves_exactly_one_lands_even_from_two_server_processes(ser
             if state["status"] != "active":
                 break
             mover, twin = (alice, alice2) if state["to_move"] == 1 else (bob, Api(second, bob.name, register=False))
-            legal = state["legal"] if mover is alice else mover.match(match_id)["legal"]
+            moves = legal(state) if mover is alice else legal(mover.match(match_id))
             barrier = threading.Barrier(2)
             results = []
 
@@ -240,7 +311,7 @@ def test_simultaneous_moves_exactly_one_lands_even_from_two_server_processes(ser
                     out.append(api.move(match_id, ply, move))
                 except httpx.HTTPError as exc:   # shown by the assertion below
                     out.append(exc)
-            threads = [threading.Thread(target=send, args=(api, legal[i % len(legal)]))
+            threads = [threading.Thread(target=send, args=(api, moves[i % len(moves)]))
                        for i, api in enumerate((mover, twin))]
             for t in threads:
                 t.start()
@@ -271,12 +342,12 @@ def test_the_websocket_of_a_match_for_players_spectators_and_bots(server):
         assert ws.recv(timeout=30) == "pong"
         assert alice.move(match_id, 0, "b2").status_code == 200
         pushed = json.loads(ws.recv(timeout=30))
-        assert pushed["events"] == ["move"] and pushed["match"]["legal"]     # bob's turn, his moves
+        assert pushed["events"] == ["move"] and legal(pushed["match"])     # bob's turn, his moves
         described = Described(server)     # the match a push carries is the GET's answer
         for message in (hello, pushed):
             described.check(described.schema("MatchOut"), message["match"])
         seen = json.loads(watcher.recv(timeout=30))["match"]
-        assert seen["moves"] == ["b2"] and seen["legal"] == []
+        assert seen["moves"] == ["b2"] and legal(seen) == []
         alice.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})
         assert json.loads(ws.recv(timeout=30))["events"] == ["draw offered"]
     # the cookie of a browser on another site's page opens no WebSocket with the session
@@ -306,7 +377,7 @@ def test_the_server_restarts_mid_match_and_matches_sessions_and_clocks_go_on(ser
     clocked = challenge(alice, [bob], "tictactoe", [alice.name, bob.name], time_per_move=2)
     # a computer seat thinking when the server dies thinks again after the restart
     computer = alice.ok("POST", "/api/matches", {"game": "breakthrough", "seats": [alice.name, "mcts:1s"]}, 201)["id"]
-    assert alice.move(computer, 0, alice.match(computer)["legal"][0]).status_code == 200
+    assert alice.move(computer, 0, legal(alice.match(computer))[0]).status_code == 200
     wait_for(lambda: alice.match(computer)["thinking"] == 2, what="the search to start")
     before = alice.match(match_id)
 
@@ -315,10 +386,10 @@ def test_the_server_restarts_mid_match_and_matches_sessions_and_clocks_go_on(ser
     server.restart(kill=True, before_start=out_of_time_while_down)
 
     after = alice.match(match_id)     # the same bearer token still works
-    assert after["moves"] == before["moves"] and after["ply"] == 1 and after["legal"] == []
+    assert after["moves"] == before["moves"] and after["ply"] == 1 and legal(after) == []
     assert browser.ok("GET", "/api/me")["name"] == alice.name           # and the cookie
     assert bob.move(match_id, 1, "C3").status_code == 200
-    assert alice.move(match_id, 2, alice.match(match_id)["legal"][0]).status_code == 200
+    assert alice.move(match_id, 2, legal(alice.match(match_id))[0]).status_code == 200
     # The clock ran out while the server was down: checked at start, without anyone looking.
     mine = wait_for(lambda: next((m for m in alice.ok("GET", "/api/me/matches")
                                   if m["id"] == clocked and m["status"] == "ended"), None),
@@ -345,6 +416,26 @@ def test_time_per_move_loss_while_running(server):
     assert r.status_code == 422 and "time_per_move" in r.json()["message"]
 
 
+def test_a_correspondence_match_between_people_has_days_per_move_unless_it_asks_for_no_limit(server):
+    alice, bob = people(server)
+    # asking for no time: the server's default, 3 days a move (as correspondence sites do)
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    state = alice.match(match_id)
+    assert state["time_per_move"] == 3 * 86400 and state["clock"] is None
+    assert 3 * 86400 - 60 < state["seconds_left"] <= 3 * 86400
+    mine = next(m for m in bob.ok("GET", "/api/me/matches") if m["id"] == match_id)
+    assert mine["time_per_move"] == 3 * 86400
+    # an open seat waits for a person too; "none" asks for no limit; a live clock has no time per move
+    for body, expected in (({"seats": [alice.name, "open"]}, 3 * 86400), ({"time_per_move": "none"}, None),
+                           ({"time_per_move": None}, 3 * 86400), ({"clock": "3+2"}, None),
+                           ({"seats": [alice.name, "random"]}, None)):
+        created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, bob.name], **body}, 201)
+        assert alice.match(created["id"])["time_per_move"] == expected, body
+        alice.post(f"/api/matches/{created['id']}/cancel")
+    r = alice.post("/api/matches", {"game": "tictactoe", "seats": [alice.name, bob.name], "time_per_move": "never"})
+    assert r.status_code == 422 and '"none": no limit' in r.json()["message"]
+
+
 # -- resign, draws, takebacks, challenges ---------------------------------------------------------
 
 def test_resign_draw_and_takeback(server):
@@ -359,7 +450,7 @@ def test_resign_draw_and_takeback(server):
     alice.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "ask"})
     done = bob.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "accept"})
     assert done["ply"] == 0 and done["moves"] == [] and done["to_move"] == 1
-    assert alice.match(match_id)["legal"]
+    assert legal(alice.match(match_id))
     assert alice.move(match_id, 0, "c3").status_code == 200
     # a draw: offered, the offer lapses at the next move, offered again and accepted
     assert bob.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})["draw_offer"] == [2]
@@ -400,7 +491,7 @@ def test_challenges_invitations_cancel_and_decline(server):
     assert joined == {"id": created["id"], "seat": 1}
     assert bob.post(link.replace(server.url, "")).status_code == 409        # taken now
     state = carol.match(created["id"])
-    assert state["status"] == "active" and state["you"] == [1] and state["legal"]
+    assert state["status"] == "active" and state["you"] == [1] and legal(state)
     # cancel: only the creator, only before the start
     created = alice.ok("POST", "/api/matches", {"game": "tictactoe", "seats": [alice.name, "open"]}, 201)
     assert bob.post(f"/api/matches/{created['id']}/cancel").status_code == 403
@@ -439,7 +530,8 @@ def test_ratings_and_standings_for_three_players(server):
     assert all(rows[n]["games"] == 1 for n in names)
     best = min(range(3), key=lambda i: end["outcome"]["ranks"][i])
     assert rows[names[best]]["rating"] == max(rows[n]["rating"] for n in names)
-    assert players[1].ok("GET", f"/api/users/{names[best]}")["ratings"][0]["game"] == "trinim"
+    rating = players[1].ok("GET", f"/api/users/{names[best]}")["ratings"][0]
+    assert rating["game"] == "trinim" and rating["title"] == "Trinim"
 
 
 # -- accounts ---------------------------------------------------------------------------------------
@@ -505,7 +597,7 @@ def test_a_desktop_record_continues_online(server):
     bob.ok("POST", f"/api/matches/{created['id']}/accept")
     state = bob.match(created["id"])
     assert state["moves"] == ["D2-D4", "C3", "E1"] and state["ply"] == 3 and not state["rated"]
-    assert state["to_move"] == 2 and state["legal"]
+    assert state["to_move"] == 2 and legal(state)
     end = play_out(created["id"], [alice, bob])
     online = nomv.Record.from_text(alice.get(f"/api/matches/{created['id']}/record").text)
     assert online.seed == 11 and online.moves[:3] == ["D2-D4", "C3", "E1"]

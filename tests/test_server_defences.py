@@ -19,7 +19,7 @@ import pytest
 
 import nomv
 from conftest import SCRIPTS
-from serverlib import Api, Collector, Server, Watch, challenge, name, smtp_server, wait_for
+from serverlib import Api, Collector, Server, Watch, challenge, legal, name, smtp_server, wait_for
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 #: The trusted proxy of the server below: another loopback address.
@@ -376,14 +376,14 @@ def test_a_rated_match_ended_in_the_first_moves_changes_no_rating(guarded):
     # an agreed draw just as early: the same
     early = challenge(alice, [bob], "trinim", [alice.name, bob.name])
     state = alice.match(early)
-    assert alice.move(early, 0, state["legal"][0]).status_code == 200
+    assert alice.move(early, 0, legal(state)[0]).status_code == 200
     alice.ok("POST", f"/api/matches/{early}/draw", {"action": "offer"})
     assert "unrated" in bob.ok("POST", f"/api/matches/{early}/draw", {"action": "accept"})["outcome"]
     assert rows() == {}
     # once each has made two moves, a resignation counts
     played = challenge(alice, [bob], "trinim", [alice.name, bob.name])
     for ply, player in enumerate((alice, bob, alice, bob)):
-        assert player.move(played, ply, player.match(played)["legal"][0]).status_code == 200
+        assert player.move(played, ply, legal(player.match(played))[0]).status_code == 200
     ended = alice.ok("POST", f"/api/matches/{played}/resign")
     assert ended["rated"] and "unrated" not in ended["outcome"]
     standings = rows()
@@ -403,7 +403,7 @@ def test_a_computer_shows_no_estimate_while_a_game_with_secrets_runs(guarded):
                                                "seats": [alice.name, "mcts:40it"]}, 201)["id"]
     open_game = alice.ok("POST", "/api/matches", {"game": "trinim", "seats": [alice.name, "mcts:40it"]}, 201)["id"]
     for match_id in (secret, open_game):
-        assert alice.move(match_id, 0, alice.match(match_id)["legal"][0]).status_code == 200
+        assert alice.move(match_id, 0, legal(alice.match(match_id))[0]).status_code == 200
     assert isinstance(wait_computer(alice, open_game, 2)["seats"][1]["expects"], float)   # no secret: shown
     running = wait_computer(alice, secret, 2)
     assert running["status"] == "active" and running["seats"][1]["expects"] is None
@@ -438,7 +438,7 @@ def test_a_takeback_against_a_computer_never_shows_the_future(guarded):
     # hidden information: the move showed something (a tile drawn)
     secret = alice.ok("POST", "/api/matches", {"game": "nonads", "variant": "knownads",
                                                "seats": [alice.name, "random"]}, 201)["id"]
-    assert alice.move(secret, 0, alice.match(secret)["legal"][0]).status_code == 200
+    assert alice.move(secret, 0, legal(alice.match(secret))[0]).status_code == 200
     wait_computer(alice, secret, 2)
     r = alice.post(f"/api/matches/{secret}/takeback", {"action": "ask"})
     assert r.status_code == 409 and "hidden information" in r.json()["message"]

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 import nomv
-from serverlib import Api, Server, Watch, challenge, name, wait_for
+from serverlib import Api, Server, Watch, challenge, legal, name, wait_for
 
 #: A legal game whose every move costs time (~0.1 s under LuaJIT): its check would take many
 #: minutes (10 random games of 900 plies), as would the replay of a long record of it.
@@ -454,8 +454,8 @@ def test_the_games_of_a_worker_process_stay_within_its_memory_budget(server):
                             201)["id"] for n in range(HEAVIES)]
         for match_id in matches + matches[:2]:
             state = alice.match(match_id)
-            assert state["script_error"] is None and state["legal"], state["script_error"]
-            assert alice.move(match_id, state["ply"], state["legal"][0]).status_code == 200
+            assert state["script_error"] is None and legal(state), state["script_error"]
+            assert alice.move(match_id, state["ply"], legal(state)[0]).status_code == 200
             for pid in worker_processes(server.process.pid):
                 worst = max(worst, rss_and_peak(pid)[0])
     watch.check()

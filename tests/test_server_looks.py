@@ -146,8 +146,14 @@ def test_matches_of_one_script_are_served_side_by_side_on_the_pools_processes(en
     engines.snapshot(b.key(), b.loader(), [1])
     loaded = engines._get(a.script.sha256)
     assert loaded.lane_of(a.id) != loaded.lane_of(b.id)
-    release = threading.Event()
-    loaded.worker(a.id).submit(release.wait, 10)     # a's lane is held
+    held, release = threading.Event(), threading.Event()
+
+    def hold_a() -> None:
+        with loaded.lanes[loaded.lane_of(a.id)]:      # a's lane is held
+            held.set()
+            release.wait(10)
+    threading.Thread(target=hold_a, daemon=True).start()
+    assert held.wait(10)
     try:
         b.store(["c3"])
         started = time.monotonic()

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from nomv.server.accounts import token_hash
-from serverlib import Api, Collector, Described, Server, challenge, name, postgres_or_skip, wait_for
+from serverlib import Api, Collector, Described, Server, challenge, legal, name, postgres_or_skip, wait_for
 
 LAYOUT = "b/bb/bgr/grgg/rbgrr"
 ARGS = ("--min-time-per-move", "1", "--clock-interval", "0.2")
@@ -81,6 +81,66 @@ def test_a_move_posted_to_one_process_is_pushed_to_the_websockets_of_the_other(p
             w.close()
 
 
+def test_a_session_ended_on_one_process_ends_on_the_other_at_once_and_closes_its_sockets(pair):
+    # Each process remembers the sessions it looked up (no query a request); a logout or a
+    # password change on either empties both memories and closes those sessions' WebSockets.
+    from websockets.exceptions import ConnectionClosed
+    first, second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    alice_there = Api(second, alice.name, register=False)          # the other process...
+    alice_there.token = alice.token                                  # ...with alice's first session
+    alice_there.http.headers["Authorization"] = f"Bearer {alice.token}"
+    for api in (alice, alice_there):
+        assert api.ok("GET", "/api/me")["name"] == alice.name       # (remembered on both now)
+    with alice_there.ws(match_id) as socket:
+        assert "hello" in socket.recv(timeout=30)
+        assert alice.post("/api/logout").status_code == 200
+        # the other process refuses the session at once, and closes its socket (1008)
+        wait_for(lambda: alice_there.get("/api/me").status_code == 401, timeout=10, what="the logout on the other process")
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                socket.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008, closed.value
+    # A password change on the second process ends the sessions of the first (but its own)
+    carol = Api(first, name("c"))
+    carol_there = Api(second, carol.name, register=False)
+    assert carol.ok("GET", "/api/me")["name"] == carol.name
+    carol_there.ok("POST", "/api/me/password", {"old": "password-1", "new": "password-2"})
+    wait_for(lambda: carol.get("/api/me").status_code == 401, timeout=10, what="the password change on the other process")
+    assert carol_there.get("/api/me").status_code == 200
+    # and a change of settings is seen at once on the other process (its memory forgot the user)
+    carol_there.ok("PATCH", "/api/me", {"email": "carol@example.org"})
+    elsewhere = Api(first, carol.name, password="password-2", register=False)
+    assert elsewhere.ok("GET", "/api/me")["email"] == "carol@example.org"
+
+
+def test_a_move_on_a_process_that_remembers_an_old_position_is_judged_on_the_new_one(pair):
+    # A process plays a move on the match it remembers, reading nothing; another process may
+    # have changed it meanwhile (no socket here to tell this one).  A stale ply, a version
+    # changed at the same ply (a draw offer), and a move illegal only in the old position (a
+    # takeback and another move there): each is found out and the move judged on the match now.
+    first, second = pair
+    alice, bob = Api(first, name("a")), Api(first, name("b"))
+    match_id = challenge(alice, [bob], "tictactoe", [alice.name, bob.name])
+    alice_there, bob_there = twin(alice, second), twin(bob, second)
+    assert bob_there.match(match_id)["ply"] == 0                  # the second remembers ply 0
+    assert alice.move(match_id, 0, "b2").status_code == 200
+    moved = bob_there.move(match_id, 1, "a1")
+    assert moved.status_code == 200 and moved.json()["moves"] == ["b2", "a1"], moved.text
+    alice.ok("POST", f"/api/matches/{match_id}/draw", {"action": "offer"})   # same ply, new version
+    moved = alice_there.move(match_id, 2, "c3")
+    assert moved.status_code == 200 and moved.json()["draw_offer"] is None, moved.text
+    alice.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "ask"})
+    bob.ok("POST", f"/api/matches/{match_id}/takeback", {"action": "accept"})
+    assert alice.move(match_id, 2, "a3").status_code == 200      # ply 3 again, another position
+    moved = bob_there.move(match_id, 3, "c3")                      # (taken in the one remembered)
+    assert moved.status_code == 200 and moved.json()["moves"] == ["b2", "a1", "a3", "c3"], moved.text
+    # and a move really stale or illegal is still refused, with the match as it is
+    assert alice_there.move(match_id, 3, "c1").status_code == 409
+    assert alice_there.move(match_id, 4, "b2").status_code == 422
+
+
 def test_a_logout_or_a_password_change_closes_that_sessions_websockets_on_every_process(pair):
     first, second = pair
     alice, bob = Api(first, name("a")), Api(first, name("b"))
@@ -147,8 +207,8 @@ def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lan
     for ply in range(3):
         state = alice.match(match_id)
         mover = (alice, alice2) if state["to_move"] == 1 else (bob, twin(bob, second))
-        legal = mover[0].match(match_id)["legal"]
-        calls = [lambda api=mover[i % 2], move=legal[i % 3], ply=ply: api.move(match_id, ply, move)
+        moves = legal(mover[0].match(match_id))
+        calls = [lambda api=mover[i % 2], move=moves[i % 3], ply=ply: api.move(match_id, ply, move)
                  for i in range(20)]
         results = at_once(calls)
         codes = sorted(status(r) for r in results)
@@ -156,7 +216,7 @@ def test_twenty_simultaneous_moves_at_one_ply_over_two_processes_exactly_one_lan
         won = next(r for r in results if status(r) == 200)
         after = alice.match(match_id)
         assert after["ply"] == ply + 1 and len(after["moves"]) == ply + 1
-        assert won.json()["move"] == after["moves"][-1] and after["moves"] == alice2.match(match_id)["moves"]
+        assert won.json()["last_move"]["notation"] == after["moves"][-1] and after["moves"] == alice2.match(match_id)["moves"]
 
 
 def test_simultaneous_joins_of_one_open_seat_exactly_one_gets_it(pair):
@@ -185,7 +245,7 @@ def test_a_computer_seat_is_searched_by_one_process_and_its_lease_given_up(pair,
                          what="the computer's move")
         if state["status"] != "active":
             break
-        assert alice.move(match_id, state["ply"], state["legal"][0]).status_code == 200
+        assert alice.move(match_id, state["ply"], legal(state)[0]).status_code == 200
     state = wait_for(lambda: (m := alice.match(match_id))["status"] == "ended" and m, what="the end")
     # every ply once, alternately the person and the computer, whichever process searched
     assert len(state["moves"]) == state["ply"]
@@ -248,8 +308,8 @@ def test_kill_9_of_one_of_two_processes_under_load_loses_no_move(postgres, tmp_p
                 if state["status"] != "active":
                     return
                 mover = pair[state["to_move"] - 1]
-                legal = mover.match(match_id)["legal"]
-                move = legal[(state["ply"] * 7) % len(legal)]
+                moves = legal(mover.match(match_id))
+                move = moves[(state["ply"] * 7) % len(moves)]
                 for api in (on_victim[mover.name], mover):    # the victim first, while it lives
                     try:
                         r = api.move(match_id, state["ply"], move)
@@ -257,7 +317,7 @@ def test_kill_9_of_one_of_two_processes_under_load_loses_no_move(postgres, tmp_p
                         continue                                # the process died: the other one
                     if r.status_code == 200:
                         with lock:
-                            landed[match_id][r.json()["ply"] - 1] = r.json()["move"]
+                            landed[match_id][r.json()["ply"] - 1] = r.json()["last_move"]["notation"]
                     break
 
         threads = [threading.Thread(target=play, args=(m, people[2 * i:2 * i + 2])) for i, m in enumerate(matches)]
@@ -552,6 +612,7 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("POST", lambda: f"/api/matches/{fresh()}/resign", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/draw", {"action": "offer"}, {ANON: 401, OTHER: 403, PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh()}/takeback", {"action": "ask"}, {ANON: 401, OTHER: 403, PLAYER: 409}),
+        ("POST", lambda: f"/api/matches/{fresh()}/abort", None, {ANON: 401, OTHER: 403, PLAYER: 200}),
         # a computer player without an estimate declines: the answer's message says why
         ("POST", lambda: f"/api/matches/{against_computer()}/draw?lang=it", {"action": "offer"}, {PLAYER: 200}),
         ("POST", lambda: f"/api/matches/{fresh('waiting')}/accept", None, {ANON: 401, OTHER: 403, PLAYER: 409}),
@@ -564,6 +625,7 @@ def test_every_route_answers_each_kind_of_caller_as_the_table_says(sqlite_server
         ("POST", "/api/records", a_record, {ANON: 401, PLAYER: 201, OTHER: 201}),   # a challenge: the seats accept it
         ("GET", lambda: f"/api/jobs/{a_job()}", None, {ANON: 401, OTHER: 404, PLAYER: 200}),
         ("GET", lambda: f"/api/matches/{fresh()}/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
+        ("GET", "/api/me/live", None, {ANON: 426, PLAYER: 426, OTHER: 426}),
         ("POST", "/api/logout", None, {ANON: 200}),
     ]
     # Every answer, of success or refusal, is the one the OpenAPI page documents: its status for

@@ -28,7 +28,7 @@ def test_the_migrations_make_exactly_the_tables_of_the_code(backend, tmp_path, r
         with store.engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar_one()
-        assert version == "0005"
+        assert version == "0006"
     finally:
         store.close()
 
@@ -72,7 +72,8 @@ def test_nomv_serve_help_lists_its_options(capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out
     for option in ("--db URL", "--host", "--port", "--smtp URL", "--searches", "--time-limit",
-                   "--max-scripts", "--min-time-per-move", "--forwarded-allow-ips IPS", "--header-timeout S",
+                   "--max-scripts", "--min-time-per-move",
+                   "--default-time-per-move TIME", "--forwarded-allow-ips IPS", "--header-timeout S",
                    "--body-timeout S", "--max-waiting N"):
         assert option in out, option
 

@@ -183,6 +183,8 @@ def geometry(item: Any) -> dict[str, Any] | None:
 def _n(v: float) -> float:
     """A number as short as it can be written: whole numbers as ints, others to 6 decimals
     (a drawing crosses the network after every move)."""
+    if type(v) is int and -2**53 < v < 2**53:
+        return v                # most coordinates of most boards: nothing to round
     r = round(float(v), 6)
     return int(r) if r.is_integer() and abs(r) < 2**53 else r
 
@@ -295,19 +297,23 @@ class Drawing:
 
 
 def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), moves: Sequence[Any] = (),
-            notations: Sequence[str] | None = None) -> Drawing:
-    """The drawing of ``scene``: ``before`` is the scene before the last move and
-    ``last_steps`` that move's steps (its marks: none without them); ``moves`` the legal moves
-    (objects with ``steps`` and ``label``, with their ``notations``), for the buttons of steps
-    that name no scene item."""
+            notations: Sequence[str] | None = None, facts: Any = None) -> Drawing:
+    """The drawing of ``scene``: ``before`` is the scene before the last move (or its
+    nomv.play.marks.SceneFacts) and ``last_steps`` that move's steps (its marks: none without
+    them); ``moves`` the legal moves (objects with ``steps`` and ``label``, with their
+    ``notations``), for the buttons of steps that name no scene item; ``facts`` the SceneFacts
+    of ``scene`` when the caller keeps them (what is worked out of a scene, once)."""
     raw = scene.get("items") if isinstance(scene, Mapping) else None
     items: list[Any] = raw if isinstance(raw, list) else []
-    flags = board_items(items)
+    # (the facts' items are the scene's items that are tables: the same list when all are)
+    aligned = facts is not None and len(facts.items) == len(items)
+    flags = facts.board() if aligned else board_items(items)
     out = Drawing()
     shapes: list[tuple[float, int, dict[str, Any]]] = []
     texts: list[tuple[float, int, dict[str, Any]]] = []
+    signatures = facts.signatures if aligned else None
     for k, item in enumerate(items):
-        entry = _entry(item, k, not flags[k])
+        entry = _entry(item, k, not flags[k]) if signatures is None else _remembered_entry(item, k, not flags[k], signatures[k])
         if entry is not None:
             (texts if entry["draw"] == "text" else shapes).append((layer_of(item), k, entry))
     shapes.sort(key=lambda t: (t[0], t[1]))
@@ -316,7 +322,7 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     for layer, _k, entry in shapes:
         if "id" in entry and entry["id"] not in placed:
             placed[entry["id"]] = (layer, entry)
-    out.base = _with_marks(shapes, placed, items, flags, scene, before, last_steps)
+    out.base = _with_marks(shapes, placed, items, flags, scene if facts is None else facts, before, last_steps)
     out.texts = [e for _l, _k, e in texts]
     for n, entry in enumerate(out.base):
         sid = entry.get("id")
@@ -340,7 +346,7 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     if side_boxes:
         out.board_bounds = _union(board_boxes)
         out.side_bounds = _union(side_boxes)
-    out.edge = _edge_entries(edge_coordinates(scene))
+    out.edge = _edge_entries(edge_coordinates(facts if aligned else scene))
     if out.edge and _written_by_the_script(out.edge, out.texts):
         out.edge = []           # the scene writes its own coordinates: nomv adds none, even on request
         return out
@@ -350,6 +356,30 @@ def drawing(scene: Any, before: Any = None, last_steps: Sequence[str] = (), move
     else:
         out.cells = _cell_ids(out.base, {sid: e for sid, (_l, e) in placed.items()})
     return out
+
+
+#: Entries of items seen before, by the item's signature and whether it stands beside the board:
+#: a server draws every move's scene, and most of a scene (a board's cells, the pieces that did
+#: not move) is what the scene before it was.  Bounded: emptied when it grows past this.
+_ENTRIES: dict[tuple[Any, bool], dict[str, Any] | None] = {}
+ENTRIES_KEPT = 20000
+
+
+def _remembered_entry(item: Any, k: int, side: bool, signature: Any) -> dict[str, Any] | None:
+    """:func:`_entry` of an item drawn before (its entry is never changed once made: a copy
+    with this index), else made and remembered."""
+    key = (signature, side)
+    found = _ENTRIES.get(key, _ENTRIES)
+    if found is _ENTRIES:
+        found = _entry(item, 0, side)
+        if len(_ENTRIES) >= ENTRIES_KEPT:
+            _ENTRIES.clear()
+        _ENTRIES[key] = found
+    if found is None:
+        return None
+    entry = dict(found)
+    entry["index"] = k
+    return entry
 
 
 def _entry(item: Any, k: int, side: bool) -> dict[str, Any] | None:

@@ -13,10 +13,14 @@ for the desktop window and the browser alike (the model never imports pygame).
 - :func:`board_items`: which items form the board and which stand beside it (score tables,
   hands), so that the side items can keep a readable size when the board is large.
 
-Everything is in the scene's board units; items are the scene's own dicts.
+Everything is in the scene's board units; items are the scene's own dicts.  What is worked out
+of one scene (each item's box, the places, the board, each item's signature) is worked out once:
+:class:`SceneFacts`, which a caller that keeps a scene may keep beside it (a server marks every
+move against the scene before it, which was the scene after the move before).
 """
 from __future__ import annotations
 
+import collections.abc
 import json
 import math
 import re
@@ -31,8 +35,36 @@ Box = tuple[float, float, float, float]
 
 # -- geometry of scene items ---------------------------------------------------------------------
 
+def _is_map(value: Any) -> bool:
+    """isinstance(value, Mapping), quickly for the dicts scenes are made of."""
+    return type(value) is dict or isinstance(value, collections.abc.Mapping)
+
+
 def _num(v: Any) -> float | None:
+    t = type(v)
+    if t is float:
+        return v if math.isfinite(v) else None
+    if t is int:
+        return float(v)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
+
+
+def _flat_box(raw: list) -> Box | None:
+    """The box of a flat list of coordinates (x1, y1, x2, y2, ...) of plain numbers, at once;
+    None when it is anything else (the slow way then decides)."""
+    if len(raw) < 4 or len(raw) % 2:
+        return None
+    for v in raw:
+        t = type(v)
+        if t is not float and t is not int:
+            return None
+    if not math.isfinite(sum(raw)):
+        return None
+    xs, ys = raw[0::2], raw[1::2]
+    return float(min(xs)), float(min(ys)), float(max(xs)), float(max(ys))
+
+
+_PLAIN_NUMBERS = {int, float}
 
 
 def points_of(item: Mapping) -> list[tuple[float, float]]:
@@ -41,6 +73,12 @@ def points_of(item: Mapping) -> list[tuple[float, float]]:
     raw = item.get("points")
     if not isinstance(raw, list):
         return []
+    if type(raw) is list and len(raw) % 2 == 0 and set(map(type, raw)) <= _PLAIN_NUMBERS:
+        # the common case, done by the interpreter's own loops: a flat list of plain numbers
+        if not math.isfinite(sum(raw)):
+            return []
+        flat = list(map(float, raw))
+        return list(zip(flat[0::2], flat[1::2]))
     if raw and isinstance(raw[0], (list, tuple)):
         pairs = [(p[0], p[1]) for p in raw if isinstance(p, (list, tuple)) and len(p) >= 2]
     else:
@@ -57,10 +95,15 @@ def points_of(item: Mapping) -> list[tuple[float, float]]:
 def item_box(item: Any) -> Box | None:
     """The bounding box of a drawable item (texts excluded: their size depends on the font), or
     None for a malformed one."""
-    if not isinstance(item, Mapping):
+    if not _is_map(item):
         return None
     shape = item.get("shape")
     if shape in ("polygon", "line"):
+        raw = item.get("points")
+        if type(raw) is list:
+            box = _flat_box(raw)
+            if box is not None:
+                return box
         pts = points_of(item)
         if len(pts) < 2:
             return None
@@ -92,8 +135,8 @@ def _size(box: Box) -> float:
 
 
 def _items(scene: Any) -> list[Mapping]:
-    items = scene.get("items") if isinstance(scene, Mapping) else None
-    return [i for i in items if isinstance(i, Mapping)] if isinstance(items, list) else []
+    items = scene.get("items") if _is_map(scene) else None
+    return [i for i in items if _is_map(i)] if isinstance(items, list) else []
 
 
 def _layer(item: Mapping) -> float:
@@ -104,14 +147,64 @@ def _layer(item: Mapping) -> float:
 def places(scene: Any) -> dict[str, Mapping]:
     """Each clickable id of a scene and the item that is its place: the lowest drawn item with
     that id (a cell rather than the piece on it)."""
+    return SceneFacts.of(scene).places
+
+
+def _places(items: list[Mapping], boxes: list[Box | None]) -> dict[str, Mapping]:
     out: dict[str, tuple[float, int, Mapping]] = {}
-    for order, item in enumerate(_items(scene)):
+    for order, item in enumerate(items):
         sid = item.get("id")
-        if isinstance(sid, str) and item.get("shape") != "text" and item_box(item) is not None:
+        if isinstance(sid, str) and boxes[order] is not None and item.get("shape") != "text":
             key = (_layer(item), order)
             if sid not in out or key < out[sid][:2]:
                 out[sid] = (key[0], key[1], item)
     return {sid: v[2] for sid, v in out.items()}
+
+
+class SceneFacts:
+    """One scene and what is worked out of it, each at most once: its items, their boxes
+    (:func:`item_box`), its places (:func:`places`), which items are its board
+    (:func:`board_items`) and each item's signature (what makes two items the same)."""
+
+    __slots__ = ("scene", "items", "_boxes", "_places", "_board", "_signatures")
+
+    def __init__(self, scene: Any):
+        self.scene = scene
+        self.items = _items(scene)
+        self._boxes: list[Box | None] | None = None
+        self._places: dict[str, Mapping] | None = None
+        self._board: list[bool] | None = None
+        self._signatures: list[str | bytes] | None = None
+
+    @classmethod
+    def of(cls, scene: Any) -> "SceneFacts":
+        return scene if isinstance(scene, SceneFacts) else cls(scene)
+
+    @property
+    def boxes(self) -> list[Box | None]:
+        if self._boxes is None:
+            self._boxes = [None if i.get("shape") == "text" else item_box(i) for i in self.items]
+        return self._boxes
+
+    @property
+    def places(self) -> dict[str, Mapping]:
+        if self._places is None:
+            self._places = _places(self.items, self.boxes)
+        return self._places
+
+    def board(self, flags: Sequence[bool] | None = None) -> list[bool]:
+        """:func:`board_items` of the items (``flags``: as the caller worked them out)."""
+        if flags is not None and len(flags) == len(self.items):
+            self._board = list(flags)
+        if self._board is None:
+            self._board = _board_flags(self.items, self.boxes)
+        return self._board
+
+    @property
+    def signatures(self) -> list[str | bytes]:
+        if self._signatures is None:
+            self._signatures = [_signature(i) for i in self.items]
+        return self._signatures
 
 
 def clickable_ids(scene: Any) -> set[str]:
@@ -129,12 +222,17 @@ def board_items(items: Sequence[Any]) -> list[bool]:
     when it has at least twice as many as any other cluster (else all is board).
     Scene texts belong to the board when they stand within half a cell of it.  A scene that is
     one cluster is all board."""
-    boxes = [item_box(i) if isinstance(i, Mapping) and i.get("shape") != "text" else None for i in items]
+    boxes = [item_box(i) if _is_map(i) and i.get("shape") != "text" else None for i in items]
+    return _board_flags(items, boxes)
+
+
+def _board_flags(items: Sequence[Any], boxes: list[Box | None]) -> list[bool]:
     box: dict[int, Box] = {k: b for k, b in enumerate(boxes) if b is not None}  # the items that have a box
     shown = list(box)
     if not shown:
         return [True] * len(items)
-    sizes = sorted(_size(box[k]) for k in shown)
+    size = {k: max(b[2] - b[0], b[3] - b[1]) for k, b in box.items()}
+    sizes = sorted(size.values())
     typical = max(sizes[len(sizes) // 2], 1e-9)
     parent = {k: k for k in shown}
 
@@ -145,19 +243,37 @@ def board_items(items: Sequence[Any]) -> list[bool]:
         return k
 
     # Neighbours are looked for in buckets of the typical size, not among all pairs: a scene
-    # may hold thousands of items.
+    # may hold thousands of items.  Two items are near when the gap between their boxes is at
+    # most a third of the smallest of the two and the typical size (_near, written out here:
+    # a server works this out for every scene it shows).
     buckets: dict[tuple[int, int], list[int]] = {}
+    floor = math.floor
     for k in shown:
         x0, y0, x1, y1 = box[k]
-        if max(x1 - x0, y1 - y0) > 50 * typical:
+        own = size[k]
+        if own > 50 * typical:
             continue  # a background under everything joins nothing (it is drawn over the board)
-        gap = min(_size(box[k]), typical) / 3
-        for bx in range(int(math.floor((x0 - gap) / typical)), int(math.floor((x1 + gap) / typical)) + 1):
-            for by in range(int(math.floor((y0 - gap) / typical)), int(math.floor((y1 + gap) / typical)) + 1):
-                for j in buckets.setdefault((bx, by), []):
-                    if find(j) != find(k) and _near(box[j], box[k], typical):
-                        parent[find(j)] = find(k)
-                buckets[(bx, by)].append(k)
+        gap = min(own, typical) / 3
+        keys = [(bx, by)
+                for bx in range(int(floor((x0 - gap) / typical)), int(floor((x1 + gap) / typical)) + 1)
+                for by in range(int(floor((y0 - gap) / typical)), int(floor((y1 + gap) / typical)) + 1)]
+        met: set[int] = set()
+        for key in keys:
+            met.update(buckets.get(key, ()))
+        root = k                  # the new item's cluster; it joins each older one it is near
+        for j in met:
+            other = parent[j]
+            if other != j:
+                other = find(j)
+            if other == root:
+                continue
+            a0, b0, a1, b1 = box[j]
+            g = min(own, size[j], typical) / 3
+            if not (a1 + g < x0 or x1 + g < a0 or b1 + g < y0 or y1 + g < b0):
+                parent[root] = other
+                root = other
+        for key in keys:
+            buckets.setdefault(key, []).append(k)
     clusters: dict[int, list[int]] = {}
     for k in shown:
         clusters.setdefault(find(k), []).append(k)
@@ -184,8 +300,8 @@ def board_items(items: Sequence[Any]) -> list[bool]:
         elif k in box:
             out.append(_inside(_centre(box[k]), (bx0, by0, bx1, by1)) and _size(box[k]) <= 50 * typical)
         else:
-            x, y = _num(item.get("x")) if isinstance(item, Mapping) else None, \
-                _num(item.get("y")) if isinstance(item, Mapping) else None
+            x, y = _num(item.get("x")) if _is_map(item) else None, \
+                _num(item.get("y")) if _is_map(item) else None
             out.append(x is not None and y is not None and _inside((x, y), area))
     return out
 
@@ -208,8 +324,21 @@ class Mark:
     id: str | None
 
 
-def _signature(item: Mapping) -> str:
+def _signature(item: Mapping) -> str | bytes:
+    """What makes two items the same: their keys and values, in a canonical form."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(item, option=_orjson.OPT_SORT_KEYS | _orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            pass
     return json.dumps(item, sort_keys=True, default=str)
+
+
+_orjson: Any
+try:        # (orjson makes signatures ten times faster where it is installed: nomv[serve])
+    import orjson as _orjson
+except ImportError:     # pragma: no cover - the core alone
+    _orjson = None
 
 
 def script_marks_last_move(scene: Any) -> bool:
@@ -234,23 +363,25 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str],
     >>> [(m.kind, m.id) for m in last_move_marks(before, after, ["a", "c"])]
     [('step', 'a'), ('step', 'c'), ('vacated', 'b')]
     """
-    if before is None or script_marks_last_move(after):
+    if before is None or after is None:
         return []
-    old, new = _items(before), _items(after)
-    old_places, new_places = places(before), places(after)
-    area = _board_box(new, board)
-    # (each item's signature once: a server makes these marks after every move)
-    old_signed = [(i, _signature(i)) for i in old if i.get("shape") != "text"]
-    new_signed = [(i, _signature(i)) for i in new if i.get("shape") != "text"]
-    old_count = Counter(sig for _i, sig in old_signed)
-    new_count = Counter(sig for _i, sig in new_signed)
-    removed = [i for i, sig in old_signed if old_count[sig] > new_count[sig]]
-    added = [i for i, sig in new_signed if new_count[sig] > old_count[sig]]
-    removed_at = [(_centre(b), i, b) for i in removed if (b := item_box(i)) is not None]
-    added_at = [(_centre(b), i) for i in added if (b := item_box(i)) is not None]
+    old, new = SceneFacts.of(before), SceneFacts.of(after)
+    if any(i.get("last_move") is True for i in new.items):
+        return []           # (script_marks_last_move)
+    old_places, new_places = old.places, new.places
+    area = _board_box(new.items, new.board(board), new.boxes)
+    old_signed = [(k, sig) for k, sig in enumerate(old.signatures) if old.items[k].get("shape") != "text"]
+    new_signed = [(k, sig) for k, sig in enumerate(new.signatures) if new.items[k].get("shape") != "text"]
+    old_count = Counter(sig for _k, sig in old_signed)
+    new_count = Counter(sig for _k, sig in new_signed)
+    removed = [k for k, sig in old_signed if old_count[sig] > new_count[sig]]
+    added = [k for k, sig in new_signed if new_count[sig] > old_count[sig]]
+    removed_at = [(_centre(b), old.items[k], b) for k in removed if (b := old.boxes[k]) is not None]
+    added_at = [(_centre(b), new.items[k]) for k in added if (b := new.boxes[k]) is not None]
+    place_boxes = {id(item): item_box(item) for item in (*new_places.values(), *old_places.values())}
 
     def on_board(item: Mapping) -> Box | None:
-        box = item_box(item)
+        box = place_boxes[id(item)]
         return box if box is not None and (area is None or _inside(_centre(box), area)) else None
 
     marks: list[Mark] = []
@@ -273,12 +404,15 @@ def last_move_marks(before: Any, after: Any, steps: Sequence[str],
     return marks
 
 
-def _board_box(items: list[Mapping], flags: Sequence[bool] | None = None) -> Box | None:
+def _board_box(items: list[Mapping], flags: Sequence[bool] | None = None,
+               item_boxes: Sequence[Box | None] | None = None) -> Box | None:
     """The area of a scene's board (see board_items: ``flags``), a little enlarged; None if
-    unknown."""
+    unknown.  ``item_boxes``: each item's box, when the caller has them."""
     if flags is None or len(flags) != len(items):
         flags = board_items(items)
-    boxes = [b for item, on in zip(items, flags) if on and (b := item_box(item)) is not None]
+    if item_boxes is None:
+        item_boxes = [item_box(item) for item in items]
+    boxes = [b for b, on in zip(item_boxes, flags) if on and b is not None]
     if not boxes:
         return None
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
@@ -373,14 +507,32 @@ def edge_coordinates(scene: Any) -> list[EdgeLabel] | None:
     does not allow it (ids that are not letters and a number, files or ranks that are not
     straight lines, or a label that would fall on a cell).  Letters go beyond the end of each
     file with the lowest number, numbers beyond the end of each rank with the first letter."""
+    placed = places(scene)
     cells: dict[str, tuple[str, int, tuple[float, float]]] = {}
-    for sid, item in places(scene).items():
+    for sid, item in placed.items():
         m = _CELL_ID.fullmatch(sid)
         box = item_box(item)
         if m and box is not None:
             cells[sid] = (m.group(1), int(m.group(2)), _centre(box))
-    if len(cells) < 4 or 2 * len(cells) < len(places(scene)):
+    if len(cells) < 4 or 2 * len(cells) < len(placed):
         return None
+    # The same cells give the same labels: a server draws every move's scene, and a board's
+    # cells stay where they were (the checks below compare every label with every cell)
+    key = tuple(cells.items())
+    if key in _EDGES:
+        found = _EDGES[key]
+    else:
+        if len(_EDGES) >= 256:
+            _EDGES.clear()
+        found = _EDGES[key] = _edge_labels(cells)
+    return None if found is None else list(found)
+
+
+#: edge_coordinates' answers by the cells they came from (a few boards per process).
+_EDGES: dict[tuple, list[EdgeLabel] | None] = {}
+
+
+def _edge_labels(cells: dict[str, tuple[str, int, tuple[float, float]]]) -> list[EdgeLabel] | None:
     files: dict[str, list[tuple[int, tuple[float, float]]]] = {}
     ranks: dict[int, list[tuple[int, tuple[float, float]]]] = {}
     for letters, number, c in cells.values():

@@ -25,6 +25,7 @@ import os
 import re
 import struct
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -113,12 +114,25 @@ def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+# How long a look at the catalogues' files is trusted: a server words every move's answer, and
+# listing the folder and stat-ing its files each time cost more than the wording itself.  A
+# catalogue added or edited is seen within this time.
+RECHECK_SECONDS = 1.0
+_available: tuple[float, list[str]] | None = None
+
+
 def available() -> list[str]:
     """The languages nomv speaks: English and every language with a catalogue."""
+    global _available
+    kept = _available
+    now = time.monotonic()
+    if kept is not None and now - kept[0] < RECHECK_SECONDS:
+        return list(kept[1])
     langs = ["en"]
     if LOCALE_DIR.is_dir():
         langs += sorted(p.name for p in LOCALE_DIR.iterdir() if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file())
-    return langs
+    _available = (now, langs)
+    return list(langs)
 
 
 def normalize(lang: str | None) -> str:
@@ -129,6 +143,7 @@ def normalize(lang: str | None) -> str:
 
 
 _loaded: dict[str, dict[str, str]] = {}
+_checked: dict[str, float] = {}       # language -> when its files' stamps were last looked at
 _load_lock = threading.Lock()
 
 
@@ -138,11 +153,15 @@ def messages(lang: str) -> dict[str, str]:
     lang = normalize(lang)
     if lang == "en":
         return {}
+    with _load_lock:
+        kept = _loaded.get(lang)
+        if kept is not None and time.monotonic() - _checked.get(lang, -RECHECK_SECONDS) < RECHECK_SECONDS:
+            return kept
     po = po_path(lang)
     mo = po.with_suffix(".mo")
     stamp = f"{po.stat().st_mtime_ns if po.is_file() else 0}:{mo.stat().st_mtime_ns if mo.is_file() else 0}"
     with _load_lock:
-        kept = _loaded.get(lang)
+        _checked[lang] = time.monotonic()
         if kept is not None and kept.get("\0stamp") == stamp:
             return kept
     if mo.is_file() and (not po.is_file() or mo.stat().st_mtime > po.stat().st_mtime):

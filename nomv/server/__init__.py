@@ -18,7 +18,9 @@ The rooms, each with one role (docs/server.md describes the whole):
 ``uploads``    scripts uploaded by users, checked by ``nomv check``
 ``accounts``   users, passwords (argon2) and sessions; ``ratings``, ratings per game
 ``store``      the database (SQLAlchemy Core; schema by the Alembic migrations in ``migrations/``)
-``leases``, ``mail``, ``errors``, ``localpg`` (a PostgreSQL of its own), ``loadbench``
+``leases``, ``mail``, ``errors``, ``localpg`` (a PostgreSQL of its own)
+``loadbench``  ``nomv bench --serve``: its servers, side by side; ``loadplayers`` (pages and
+               bots), ``loadroutes`` (every route timed), ``loadprofile`` (py-spy's samples summed)
 
 Needs the ``serve`` extra (``pip install 'nomv[serve]'``); the rest of nomv never imports it.
 """

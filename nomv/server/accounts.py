@@ -2,7 +2,9 @@
 
 A session is a random token: the browser keeps it in an HttpOnly cookie, bots send it as
 ``Authorization: Bearer ...``.  Only its SHA-256 is stored, so sessions survive a restart but a
-copy of the database logs nobody in.
+copy of the database logs nobody in.  A request's session is looked up in memory first
+(nomv.server.sessioncache); every way a session ends is told to every process
+(:attr:`Accounts.on_ended`, nomv.server.live.SessionsEnded), which forgets it at once.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from . import names
 from .errors import Conflict, Invalid, TooMany, Unauthorized
 from .live import SessionsEnded
+from .sessioncache import SessionCache
 from .quotas import Quotas
 from .store import Store, login_failures, now, sessions, users
 
@@ -89,15 +92,23 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+#: A session in use is marked used in the database at most this often.
+TOUCH_SECONDS = 3600.0
+
+
 class Accounts:
     def __init__(self, store: Store, session_days: float = 30, memory_cost: int = 65536,
-                 time_cost: int = 3, quotas: Quotas | None = None, registrations_per_hour: int = 10):
+                 time_cost: int = 3, cache: SessionCache | None = None, quotas: Quotas | None = None,
+                 registrations_per_hour: int = 10):
         self.store = store
         self.session_seconds = session_days * 86400
         self.hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=1)
-        #: Told of sessions that ended, once that is committed (the services make it
-        #: LiveHub.end_sessions: every process closes their sockets and forgets them).
-        self.on_sessions_ended: Callable[[SessionsEnded], None] = lambda ended: None
+        #: Sessions remembered in memory (the services make it forget ended sessions).
+        self.cache: SessionCache[User] = cache or SessionCache()
+        #: Tells every process that sessions ended (set by the services: LiveHub.end_sessions,
+        #: which closes their sockets and makes every cache forget them); called after the
+        #: transaction that ended them.
+        self.on_ended: Callable[[SessionsEnded], None] = self.cache.forget
         self.quotas = quotas
         self.registrations_per_hour = registrations_per_hour
 
@@ -232,32 +243,56 @@ class Accounts:
                     raise TooMany(f"too many failed logins {what}; try again in {wait} minute{'s' if wait != 1 else ''}")
 
     def logout(self, token: str, reason: str = "logout") -> None:
-        """Ends the session of ``token`` (``reason``: logout, or expired)."""
+        """Ends the session of ``token`` (``reason``: logout, or expired); every process forgets
+        it (its WebSockets close)."""
         key = token_hash(token)
         with self.store.write() as db:
             row = db.execute(sa.select(sessions.c.user_id).where(sessions.c.token_hash == key)).first()
             db.execute(sessions.delete().where(sessions.c.token_hash == key))
         if row is not None:
-            self.on_sessions_ended(SessionsEnded(row.user_id, (key,), reason=reason))
+            self.on_ended(SessionsEnded(int(row.user_id), (key,), reason=reason))
 
-    def session_user(self, token: str | None) -> User | None:
-        """The user of a session token, or None (unknown or expired)."""
+    def remembered(self, token: str | None) -> User | None:
+        """The user of a session token when it is in memory and needs no write (no query, so
+        that an event loop may ask); None means: ask :meth:`session_user`."""
+        if not token or len(token) > 200:
+            return None
+        found = self.cache.get(token_hash(token))
+        if found is None:
+            return None
+        user, used_at = found
+        t = now()
+        if t - used_at > TOUCH_SECONDS or t - used_at > self.session_seconds:
+            return None
+        return user
+
+    def session_user(self, token: str | None, fresh: bool = False) -> User | None:
+        """The user of a session token, or None (unknown or expired); ``fresh``: read from the
+        database, not the session cache (a socket's check right after subscribing)."""
         if not token or len(token) > 200:
             return None
         key = token_hash(token)
         t = now()
-        with self.store.read() as db:
-            row = db.execute(sa.select(users, sessions.c.used_at).join(sessions, sessions.c.user_id == users.c.id)
-                             .where(sessions.c.token_hash == key)).first()
-        if row is None:
-            return None
-        if t - row.used_at > self.session_seconds:
+        found = None if fresh else self.cache.get(key)
+        if found is not None:
+            user, used_at = found
+        else:
+            generation = self.cache.generation
+            with self.store.read() as db:
+                row = db.execute(sa.select(users, sessions.c.used_at).join(sessions, sessions.c.user_id == users.c.id)
+                                 .where(sessions.c.token_hash == key)).first()
+            if row is None:
+                return None
+            user, used_at = self._user(row), float(row.used_at)
+            self.cache.put(key, user, used_at, generation)
+        if t - used_at > self.session_seconds:
             self.logout(token, reason="expired")
             return None
-        if t - row.used_at > 3600:   # a session in use stays alive; one write an hour is enough
+        if t - used_at > TOUCH_SECONDS:   # a session in use stays alive; one write an hour is enough
             with self.store.write() as db:
                 db.execute(sessions.update().where(sessions.c.token_hash == key).values(used_at=t))
-        return self._user(row)
+            self.cache.touch(key, t)
+        return user
 
     def change_password(self, user: User, old: object, new: object, keep_token: str | None,
                         address: str | None = None) -> None:
@@ -273,8 +308,8 @@ class Accounts:
             if keep_token:
                 query = query.where(sessions.c.token_hash != token_hash(keep_token))
             db.execute(query)
-        self.on_sessions_ended(SessionsEnded(user.id, None, token_hash(keep_token) if keep_token else None,
-                                             reason="password"))
+        self.on_ended(SessionsEnded(user.id, None, keep=token_hash(keep_token) if keep_token else None,
+                                    reason="password"))
 
     def update(self, user: User, email: object = ..., notify: object = ...) -> User:
         values: dict[str, Any] = {}
@@ -287,4 +322,6 @@ class Accounts:
         if values:
             with self.store.write() as db:
                 db.execute(users.update().where(users.c.id == user.id).values(**values))
+            # (the sessions remembered hold the user as it was: every process forgets them)
+            self.on_ended(SessionsEnded(user.id, None, reason="user"))
         return self.by_id(user.id)  # type: ignore[return-value]

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 
 from .. import __version__
-from .api import accounts, challenges, games, jobs, live, matches, records, server
+from .api import accounts, challenges, games, jobs, live, matches, mylive, records, server
 from .api.errors import add_error_handlers
 from .guard import BodyLimits, OriginGuard
 from .headers import SecurityHeaders
@@ -58,7 +58,7 @@ def create_app(settings: Settings) -> FastAPI:
                        body_limits=BodyLimits(settings.max_script_bytes, MAX_RECORD))
     app.add_middleware(SecurityHeaders)     # (outside the guard: its refusals get them too)
     add_error_handlers(app)
-    for area in (server, accounts, games, matches, challenges, records, jobs, live):
+    for area in (server, accounts, games, matches, challenges, records, jobs, live, mylive):
         app.include_router(area.router)
     add_pages(app)
     return app

@@ -7,16 +7,18 @@ runtimes of many scripts) changes this module alone.
 The games run on an :class:`~nomv.pool.EnginePool`: a few worker processes, each holding the
 runtimes of many scripts and the states of many positions (a process stopped at a time limit
 takes nothing with it: its positions are replayed into another).  Each loaded script is one
-:class:`nomv.Game` on that pool with a thread per process of the pool (a *lane*): a match is
-always served by the same lane, whose process holds its position, so that a position is never
-touched by two threads at once while the matches of one busy script are served side by side.
+:class:`nomv.Game` on that pool with a *lane* per process of the pool: a match is always served
+by the same lane, whose process holds its position, so that a position is never touched by two
+threads at once while the matches of one busy script are served side by side.  A lane is a lock,
+not a thread: the request's own thread does the work while it holds the lane (handing it to
+another thread and back cost more than playing a Trinim move).
 Positions are kept in an LRU of ``cache_positions`` matches (over all scripts); a match not in
 memory, or one whose version in the database moved on (another process, a takeback), is
 brought up to date by replaying its moves.  Scripts are kept in an LRU of ``cache_scripts``
 (one evicted is unloaded from the pool's processes).
 
 A look at a match whose version was looked at before is answered from :class:`~.looks.Looks`
-without going to the script's thread; what a look needs of a new position (the outcome, the
+without taking the script's lane; what a look needs of a new position (the outcome, the
 legal moves and each viewer's view and scene) is asked of the worker process in one request.
 
 Computer players search on :class:`Searcher`\\ s: each with a pool of its own (its own worker
@@ -31,13 +33,15 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
+
+import orjson
 
 from ..errors import GameOverError, IllegalMoveError, NomvError, OptionError, ScriptError, StaleStateError
 from ..languages import is_text
 from ..play.drawing import drawing
+from ..play.marks import SceneFacts
 from ..game import SPECTATOR, Game, Move, Position
 from ..limits import Limits
 from ..pool import EnginePool
@@ -46,6 +50,39 @@ from ..worker import WorkerEngine, cpu_seconds
 from .errors import ApiError, Busy, Conflict, Illegal, Invalid, ScriptFailed
 from .looks import Looks, seen_as
 from .snapshots import MatchKey, MovesLoader, Played, Script, Snapshot
+
+
+#: Decimals kept of a scene's coordinates and sizes: a ten-thousandth of a cell is far below a
+#: pixel, and a Trinim scene's JSON is half as long as with the seventeen digits of a float.
+DECIMALS = 4
+
+
+def rounded(value: Any) -> Any:
+    """``value`` with every float rounded to DECIMALS (dicts and lists copied, the rest kept)."""
+    t = type(value)
+    if t is dict:
+        return _rounded_dict(value)
+    if t is list:
+        return _rounded_list(value)
+    return round(value, DECIMALS) if t is float else value
+
+
+def _rounded_dict(d: dict) -> dict:
+    out = {}
+    for k, v in d.items():
+        t = type(v)
+        out[k] = round(v, DECIMALS) if t is float else _rounded_list(v) if t is list else \
+            _rounded_dict(v) if t is dict else v
+    return out
+
+
+def _rounded_list(values: list) -> list:
+    out = []
+    for v in values:
+        t = type(v)
+        out.append(round(v, DECIMALS) if t is float else _rounded_list(v) if t is list else
+                   _rounded_dict(v) if t is dict else v)
+    return out
 
 
 log = logging.getLogger("nomv.server")
@@ -175,7 +212,8 @@ class _Entry:
     #: yet known to be stored (the next use checks the position's moves against the database's).
     version: int | None
     position: Position
-    views: dict = field(default_factory=dict)    # (ply, seen_as(viewer)) -> {"view", "scene"}
+    views: dict = field(default_factory=dict)    # (ply, seen_as(viewer)) -> {"view", "scene", "drawing", "marks"}
+    facts: dict = field(default_factory=dict)    # the same keys -> SceneFacts of its scene
     sizes: dict = field(default_factory=dict)    # the same keys -> the view's size (json_size)
     agents: dict = field(default_factory=dict)   # seat -> (spec, agent), for searchers
 
@@ -186,10 +224,15 @@ class _Entry:
         return sum(self.sizes.values())
 
 
+class Retired(Exception):
+    """The script was unloaded (evicted) while a request waited for it: load it again."""
+
+
 class _Loaded:
-    """One loaded script and the positions of its matches, served by its lanes: a thread per
+    """One loaded script and the positions of its matches, served by its lanes: one per
     process of the pool; match ``id`` is served by lane ``id % lanes``, whose process holds
-    its position, and only there (an entry is touched by its lane's thread alone)."""
+    its position, and only there.  A lane is a lock: one thread at a time works on its
+    matches (an entry is touched by the thread holding its lane alone)."""
 
     def __init__(self, script: Script, limits: Limits, pool: EnginePool, threaded: bool = True,
                  alone: bool = False):
@@ -200,13 +243,13 @@ class _Loaded:
         #: worker processes runs alone.
         self.alone = alone
         # (a Searcher's scripts are used on the searcher's own thread: they need none)
-        self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"nomv-script-{script.sha256[:8]}-{i}")
-                      for i in range(pool.processes)] if threaded else []
+        self.lanes = [threading.Lock() for _ in range(pool.processes)] if threaded else []
+        self.retired = False
         self.game: Game | None = None
         self.entries: dict[int, _Entry] = {}
         self._loading = threading.Lock()
         self._turn = itertools.count()
-        #: Per lane, when each work submitted there and not yet started was submitted.
+        #: Per lane, since when each thread waiting for it has waited.
         self._queued: list[dict[int, float]] = [{} for _ in self.lanes]
         self._queued_lock = threading.Lock()
         self._tickets = itertools.count()
@@ -231,16 +274,11 @@ class _Loaded:
         number = next(self._turn) if match_id is None else match_id
         return number % self.pool.processes
 
-    def worker(self, match_id: int | None) -> ThreadPoolExecutor:
-        """The thread that serves the match (a Searcher's scripts, used on its own thread,
-        have none)."""
-        assert self.lanes, "the server's scripts are loaded with threads"
-        return self.lanes[self.lane_of(match_id)]
-
-    def submit(self, match_id: int | None, work: Callable[["_Loaded"], Any]) -> "Future[Any]":
-        """``work(self)`` on the match's lane; Busy when the work waiting there has waited over
-        LANE_PATIENCE already (the script is too slow for the requests it is sent)."""
-        assert self.lanes, "the server's scripts are loaded with threads"
+    def run(self, work: Callable[["_Loaded"], Any], match_id: int | None) -> Any:
+        """``work(self)`` on the calling thread, holding the match's lane (Retired once the
+        script is unloaded); Busy, on a request thread, when the work waiting for the lane has
+        waited over LANE_PATIENCE already (the script is too slow for the requests it is sent)."""
+        assert self.lanes, "the server's scripts are loaded with lanes"
         lane = self.lane_of(match_id)
         ticket = next(self._tickets)
         with self._queued_lock:
@@ -249,17 +287,22 @@ class _Loaded:
                 raise Busy(f"the game {self.script.path} has more requests waiting than it can serve "
                            "(its script is slow); nothing was changed: try again in a moment")
             queued[ticket] = time.monotonic()
-
-        def started() -> Any:
-            with self._queued_lock:
-                queued.pop(ticket, None)
-            return work(self)
         try:
-            return self.lanes[lane].submit(started)
-        except BaseException:
+            with self.lanes[lane]:
+                with self._queued_lock:
+                    queued.pop(ticket, None)
+                if self.retired:
+                    raise Retired()
+                return work(self)
+        finally:
             with self._queued_lock:
                 queued.pop(ticket, None)
-            raise
+
+    def drop(self, match_id: int) -> None:
+        """Forgets a match's position (on its lane: not while a request uses it)."""
+        if self.lanes:
+            with self.lanes[self.lane_of(match_id)]:
+                self.entries.pop(match_id, None)
 
     def close(self) -> None:
         self.entries.clear()
@@ -272,20 +315,25 @@ class _Loaded:
             self.pool.close()
 
     def retire(self) -> None:
-        """Takes no more work, and is closed once its lanes have done what they were given."""
-        for lane in self.lanes:
-            lane.shutdown(wait=False)
+        """Takes no more work, and is closed once the work under way on its lanes is done."""
+        self.retired = True
 
         def close_after() -> None:
             for lane in self.lanes:
-                lane.shutdown(wait=True)
+                with lane:
+                    pass
             self.close()
         threading.Thread(target=close_after, name="nomv-script-retire", daemon=True).start()
 
 
 def json_size(value: Any) -> int:
-    """The length of a value's JSON: what sending it costs, and about what keeping it does."""
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=repr))
+    """The length of a value's JSON in bytes: what sending it costs, and about what keeping it
+    does (orjson: the standard library's cost a tenth of a move's CPU)."""
+    try:
+        return len(orjson.dumps(value, default=repr, option=orjson.OPT_NON_STR_KEYS))
+    except (TypeError, orjson.JSONEncodeError):
+        pass        # what orjson refuses (an int past 64 bits...): json words it with repr below
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=repr).encode())
 
 
 class _Positions:
@@ -296,7 +344,7 @@ class _Positions:
     def __init__(self, max_look_bytes: int = 2**20):
         self.max_look_bytes = max_look_bytes
 
-    # -- (called on the script's thread) ------------------------------------------------------
+    # -- (called holding the match's lane) ---------------------------------------------------------
 
     def entry(self, loaded: _Loaded, key: MatchKey, load_moves: MovesLoader) -> _Entry:
         game = loaded.load()
@@ -360,35 +408,39 @@ class _Positions:
             seen = seen_as(viewer, hidden)
             shown = entry.views.get((pos.ply, seen))
             if shown is None:
-                before = entry.views.get((pos.ply - 1, seen))
-                shown, entry.sizes[(pos.ply, seen)] = self._view(
-                    pos, seen, before=None if before is None else before["scene"])
+                shown, entry.sizes[(pos.ply, seen)], facts = self._view(
+                    pos, seen, before=entry.facts.get((pos.ply - 1, seen)))
                 entry.views[(pos.ply, seen)] = shown
+                if facts is not None:
+                    entry.facts[(pos.ply, seen)] = facts
             views[viewer] = shown
             sizes[viewer] = entry.sizes[(pos.ply, seen)]
         # The previous position's views are kept: their scenes are the "before" of the marks.
-        for old in [k for k in entry.views if not pos.ply - 1 <= k[0] <= pos.ply]:
-            del entry.views[old]
-            entry.sizes.pop(old, None)
+        for kept in (entry.views, entry.facts, entry.sizes):
+            for old in [k for k in kept if not pos.ply - 1 <= k[0] <= pos.ply]:
+                del kept[old]
         return Snapshot(pos.ply, to_move, outcome, legal, views, hidden, sizes)
 
-    def _view(self, pos: Position, player, ply: int | None = None, before: dict | None = None) -> tuple[dict, int]:
+    def _view(self, pos: Position, player, ply: int | None = None,
+              before: SceneFacts | None = None) -> tuple[dict, int, SceneFacts | None]:
         """What ``player`` (seen_as: a seat or SPECTATOR with hidden information, else None:
         the whole state) is shown of the position after the first ``ply`` moves (default: all
-        of them): the view, its scene, and its drawing (nomv.play.drawing: what the window draws,
-        the marks of the move that led there among it, from the scenes before and after it, both
-        as this player sees them; ``before`` when known)."""
+        of them): the view, its scene (rounded: DECIMALS), and its drawing (nomv.play.drawing:
+        what the window draws, the marks of the move that led there among it, from the scenes
+        before and after it, both as this player sees them; ``before`` when known); its size;
+        and what was worked out of its scene (the next move's marks start from it)."""
         ply = pos.ply if ply is None else ply
         try:
             # Without a view hook every player knows the whole state (but never its rng).
             view = pos.state(ply=ply) if player is None else pos.view(player, ply=ply)
-            scene = pos.scene(player, ply=ply)
+            scene = rounded(pos.scene(player, ply=ply))
+            facts: SceneFacts | None = SceneFacts(scene)
             steps: tuple[str, ...] = ()
             if ply > 0:
                 if before is None:
-                    before = pos.scene(player, ply=ply - 1)
+                    before = SceneFacts(rounded(pos.scene(player, ply=ply - 1)))
                 steps = pos.history[ply - 1].steps
-            d = drawing(scene, before if ply > 0 else None, steps)
+            d = drawing(scene, before if ply > 0 else None, steps, facts=facts)
             shown: dict = {"view": view, "scene": scene, "drawing": d.to_json(), "marks": d.marks}
         except StaleStateError:
             raise _Restarted() from None    # (not the view's failure: never kept as one)
@@ -396,6 +448,7 @@ class _Positions:
             # Nothing of the state goes out when its view cannot be made.
             shown = {"view": None, "scene": None, "drawing": None, "marks": [],
                      "error": f"the game's script failed: {exc}"}
+            facts = None
         size = json_size(shown)
         if size > self.max_look_bytes:
             # Neither sent (every look would carry it to anyone) nor kept (a cache of a few
@@ -404,8 +457,8 @@ class _Positions:
             shown = {"view": None, "scene": None, "drawing": None, "marks": [], "error":
                      f"the game's view of this position takes {size / 2**20:.1f} MB, more than the "
                      f"{self.max_look_bytes / 2**20:g} MB this server sends (its state is too large)"}
-            size = json_size(shown)
-        return shown, size
+            size, facts = json_size(shown), None
+        return shown, size, facts
 
 
 class Engines:
@@ -509,11 +562,9 @@ class Engines:
         for _attempt in range(4):
             loaded = self._get(sha256)
             try:
-                future = loaded.submit(match_id, work)
-            except RuntimeError:      # evicted meanwhile: its thread takes no more work
+                result = loaded.run(work, match_id)
+            except Retired:           # evicted meanwhile: loaded again
                 continue
-            try:
-                result = future.result()
             except _Restarted as exc:
                 restarted = exc
                 continue
@@ -546,6 +597,7 @@ class Engines:
     def _touch(self, match_id: int, sha256: str, size: int) -> None:
         """The match was used (its entry holds ``size`` bytes): the least recently used
         positions over cache_positions, or over cache_bytes, go."""
+        evicted = []
         with self._lock:
             self._lru[match_id] = sha256
             self._lru.move_to_end(match_id)
@@ -556,10 +608,9 @@ class Engines:
                 self._bytes -= self._sizes.pop(old_id, 0)
                 loaded = self._loaded.get(old_sha)
                 if loaded is not None:
-                    try:
-                        loaded.worker(old_id).submit(loaded.entries.pop, old_id, None)
-                    except RuntimeError:
-                        pass
+                    evicted.append((loaded, old_id))
+        for loaded, old_id in evicted:     # (not under the engines' lock: a lane may be busy)
+            loaded.drop(old_id)
 
     def cached(self) -> int:
         """How many matches' positions are in memory."""
@@ -581,10 +632,7 @@ class Engines:
             self._bytes -= self._sizes.pop(key.id, 0)
             loaded = self._loaded.get(key.sha256)
         if loaded is not None:
-            try:
-                loaded.worker(key.id).submit(loaded.entries.pop, key.id, None).result()
-            except RuntimeError:
-                pass
+            loaded.drop(key.id)
 
     def close(self) -> None:
         with self._lock:
@@ -594,8 +642,7 @@ class Engines:
             self._bytes = 0
         self.looks.clear()
         for one in loaded:
-            for lane in one.lanes:
-                lane.shutdown(wait=False, cancel_futures=True)
+            one.retired = True
             one.entries.clear()     # (the runtimes go with the pool's processes)
             if one.alone:
                 one.pool.close()
@@ -669,6 +716,7 @@ class Engines:
                 pos.undo()
                 entry.version = key.version
                 entry.views = {k: v for k, v in entry.views.items() if k[0] <= pos.ply}
+                entry.facts = {k: v for k, v in entry.facts.items() if k[0] <= pos.ply}
                 raise
             return Played(list(chosen.steps), notation, seat, snapshot)
         return self._run(key.sha256, work, key.id)
@@ -688,7 +736,7 @@ class Engines:
             pos = entry.position
             if not 0 <= ply <= pos.ply:
                 raise Invalid(f"ply must be from 0 to {pos.ply}, got {ply}")
-            shown, _size = self._positions._view(pos, seen_as(viewer, "view" in pos.game.hooks), ply)
+            shown, _size, _facts = self._positions._view(pos, seen_as(viewer, "view" in pos.game.hooks), ply)
             return {"ply": ply, **shown}
         return self._run(key.sha256, work, key.id)
 

@@ -1,19 +1,23 @@
-"""Pushes: who watches which match, and telling them that it changed; and which sessions ended.
+"""Pushes: who watches which match, and telling them that it changed; and the sessions that
+ended, told to every process.
 
 The interface is two calls: ``publish(match_id, event)`` from any thread after a change is
-stored, and ``subscribe(match_id, user_id)`` from a WebSocket's task, which then awaits
-events.  An event is small (``{"kind": "move", "version": 7}``): each connection builds its own
-message from the database and its participant's view, so no one's secrets travel through here.
-The hub lives in one process.  With PostgreSQL, :meth:`LiveHub.connect` joins the hubs of every
-process on the database: each publish is also a ``NOTIFY`` on one channel, and each process
-``LISTEN``s there and hands what other processes published to its own subscribers.  When the
-listening connection breaks (the database restarts), it is made again, and every subscriber
-gets a ``resync`` event: it may have missed something, and reads the match afresh.
+stored, and ``subscribe(match_id, user_id, session)`` from a WebSocket's task, which then awaits
+events.  An event is small (``{"kind": "move", "version": 7}``): each connection is sent the
+answer of its viewer's class at that version (nomv.server.matches.round), so no one's secrets
+travel through here.  The hub lives in one process.  With PostgreSQL, :meth:`LiveHub.connect`
+joins the hubs of every process on the database: each publish is also a ``NOTIFY`` on one
+channel, and each process ``LISTEN``s there and hands what other processes published to its own
+subscribers.  When the listening connection breaks (the database restarts), it is made again,
+and every subscriber gets a ``resync`` event: it may have missed something, and reads the match
+afresh.
 
-Sessions that end (a logout, a password change, one that expired) are told to every process the
-same way (:class:`SessionsEnded`, :meth:`LiveHub.end_sessions`): each closes the WebSockets that
-were opened with them (they would go on streaming that player's view), and whatever else keeps
-sessions in memory drops them (:meth:`LiveHub.on_sessions_ended`).
+Sessions that end (a logout, a password change, an expired session) are told the same way:
+:meth:`LiveHub.end_sessions` runs this process's handlers at once (the session cache forgets
+them, nomv.server.accounts) and NOTIFYs the others, and the WebSockets of those sessions, in
+every process, get a ``session ended`` event and close.  A process is sure to have heard every
+other (:meth:`LiveHub.hears_all`) while its LISTEN connection is up, or when there is no other
+(SQLite: one process).
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ import asyncio
 import json
 import logging
 import os
+import queue
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -51,6 +56,10 @@ class SessionsEnded:
             return False
         return token_hash in self.tokens if self.tokens is not None else token_hash != self.keep
 
+    @property
+    def closes_sockets(self) -> bool:
+        return self.reason != "user"
+
     def data(self) -> dict[str, Any]:
         return {"user": self.user_id, "tokens": None if self.tokens is None else list(self.tokens),
                 "keep": self.keep, "reason": self.reason}
@@ -61,15 +70,31 @@ class SessionsEnded:
         return cls(int(data["user"]), None if tokens is None else tuple(str(t) for t in tokens),
                    None if data.get("keep") is None else str(data["keep"]), str(data.get("reason", "logout")))
 
+    # (the names perf's side used)
+    payload = data
+    from_payload = from_data
+
+
+#: Keys of pushes that are not a match's (matches have ids from 1): the open challenges, and
+#: each user's own matches (the key -user_id).
+LOBBY = 0
+
+
+def user_channel(user_id: int) -> int:
+    """The key of the pushes about a user's matches (the lobby's "your turn" list)."""
+    return -user_id
+
 
 @dataclass(eq=False)
 class Subscription:
     match_id: int
     user_id: int | None
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
-    #: The SHA-256 of the session the socket was opened with (None: a spectator).
+    #: The SHA-256 of the socket's session token (None: a spectator without one).
     session: str | None = None
+    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+    #: The language the socket's messages are worded in (part of its viewer class).
+    lang: str = "en"
 
     async def next(self) -> list[dict]:
         """The next events (at least one; those that arrived together come together)."""
@@ -90,7 +115,11 @@ class LiveHub:
         self._send_lock = threading.Lock()
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
-        self._ended_handlers: list[Callable[[SessionsEnded], None]] = []
+        #: Whether the LISTEN connection is up (pushes and ended sessions of others arrive).
+        self._listening = False
+        self._session_handlers: list[Callable[[SessionsEnded], None]] = []
+        #: Messages sent to this process's WebSockets (counted by the sockets: /api/health).
+        self.pushes_sent = 0
         self._resync_handlers: list[Callable[[], None]] = []
 
     def connect(self, dsn: str) -> None:
@@ -98,9 +127,15 @@ class LiveHub:
         self._dsn = dsn
         self._listener = threading.Thread(target=self._listen, name="nomv-live-listen", daemon=True)
         self._listener.start()
+        self._outbox: queue.SimpleQueue[dict | None] = queue.SimpleQueue()
+        self._mailman = threading.Thread(target=self._send_pushes, name="nomv-live-notify", daemon=True)
+        self._mailman.start()
 
     def close(self) -> None:
         self._stop.set()
+        if self._dsn is not None:
+            self._outbox.put(None)
+            self._mailman.join(timeout=5)
         with self._send_lock:
             if self._sender is not None:
                 try:
@@ -119,20 +154,30 @@ class LiveHub:
                 with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if not first:   # pushes may have been missed while the connection was down
-                        # the handlers first (what keeps sessions in memory forgets them), so
-                        # that sockets re-reading their session on "resync" read the database
-                        for handler in list(self._resync_handlers):
-                            self._safely(handler)
-                        self._deliver_all({"kind": "resync"})
+                        self._resynced()
                     first = False
+                    self._listening = True
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
                             self._received(note.payload)
             except Exception as exc:   # noqa: BLE001 - the database went away: try again
+                self._listening = False
                 if self._stop.is_set():
                     return
                 log.warning("live pushes: the database connection broke (%s); reconnecting", exc)
                 self._stop.wait(1.0)
+
+    def hears_all(self) -> bool:
+        """Whether every change another process makes reaches this one (no other process may
+        serve the database, or the LISTEN connection is up)."""
+        return self._dsn is None or self._listening
+
+    def _resynced(self) -> None:
+        # the handlers first (what keeps sessions in memory forgets them), so that sockets
+        # re-reading their session on "resync" read the database
+        for handler in list(self._resync_handlers):
+            self._safely(handler)
+        self._deliver_all({"kind": "resync"})
 
     def _received(self, payload: str) -> None:
         try:
@@ -146,21 +191,69 @@ class LiveHub:
         except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("live pushes: a payload that is not nomv's was ignored")
 
-    def _notify(self, match_id: int, event: dict) -> None:
-        self._send({"from": self.origin, "match": match_id, "event": event})
+    # -- sessions that end ------------------------------------------------------------------------
 
-    def _send(self, data: dict[str, Any]) -> None:
-        """NOTIFY the other processes of ``data`` (this process's own are skipped on return)."""
+    def on_sessions_ended(self, handler: Callable[[SessionsEnded], None]) -> None:
+        """``handler(ended)`` for every ended sessions event, of this process or another (on the
+        publishing thread or the listener's: quick, thread-safe)."""
+        self._session_handlers.append(handler)
+
+    def on_resync(self, handler: Callable[[], None]) -> None:
+        """``handler()`` when the LISTEN connection came back after a break (events of other
+        processes may have been missed meanwhile)."""
+        self._resync_handlers.append(handler)
+
+    def end_sessions(self, ended: SessionsEnded) -> None:
+        """Tells every process that sessions ended (after the transaction that ended them
+        committed): this process's handlers run before it returns."""
+        self._sessions_ended(ended)
+        if self._dsn is not None:
+            self._send({"from": self.origin, "sessions": ended.data()})
+
+    def _sessions_ended(self, ended: SessionsEnded) -> None:
+        for handler in list(self._session_handlers):
+            self._safely(handler, ended)
+        if ended.closes_sockets:
+            with self._lock:
+                subs = [sub for group in self._subscribers.values() for sub in group
+                        if ended.covers(sub.user_id, sub.session)]
+            for sub in subs:
+                self._put(sub, {"kind": SESSION_ENDED})
+
+    # -- between processes ---------------------------------------------------------------------------
+
+    def _notify(self, match_id: int, event: dict) -> None:
+        """A push for the other processes, sent by the hub's own thread (a request does not wait
+        for the database to take it; those of a busy moment go together in one statement)."""
+        self._outbox.put({"from": self.origin, "match": match_id, "event": event})
+
+    def _send_pushes(self) -> None:
+        while True:
+            first = self._outbox.get()
+            batch = [first]
+            while len(batch) < 100 and not self._outbox.empty():
+                batch.append(self._outbox.get())
+            messages = [m for m in batch if m is not None]
+            if messages:
+                self._send(*messages)
+            if len(messages) < len(batch):
+                return
+
+    def _send(self, *messages: dict) -> None:
+        """NOTIFYs the messages, in one statement (sessions ended are sent by the request that
+        ended them: it answers once the other processes may know)."""
         import psycopg
         dsn = self._dsn
         assert dsn is not None, "connect() gave the database"
-        payload = json.dumps(data)
+        payloads = [json.dumps(message) for message in messages]
+        statement = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(payloads))
+        arguments = [value for payload in payloads for value in (CHANNEL, payload)]
         with self._send_lock:
             for attempt in (1, 2):
                 try:
                     if self._sender is None or self._sender.closed:
                         self._sender = psycopg.connect(dsn, autocommit=True, connect_timeout=5)
-                    self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                    self._sender.execute(statement, arguments)
                     return
                 except Exception as exc:   # noqa: BLE001 - reconnect once, then give up on this push
                     self._sender = None
@@ -168,36 +261,6 @@ class LiveHub:
                         # The move is stored: other processes' clients see it at their next
                         # resync or read; only the push is lost.
                         log.warning("live pushes: cannot notify other processes (%s)", exc)
-
-    # -- sessions that ended ------------------------------------------------------------------
-
-    def on_sessions_ended(self, handler: Callable[[SessionsEnded], None]) -> None:
-        """Calls ``handler`` with every SessionsEnded, of this process or another, on the thread
-        that publishes it or the listener's: it must be quick and thread-safe."""
-        self._ended_handlers.append(handler)
-
-    def on_resync(self, handler: Callable[[], None]) -> None:
-        """Calls ``handler`` when the connection to the other processes came back after a break
-        (what they published meanwhile was missed)."""
-        self._resync_handlers.append(handler)
-
-    def end_sessions(self, ended: SessionsEnded) -> None:
-        """Tells every process that sessions ended, this one first (its handlers have run and
-        its sockets are told when this returns).  Call it after the change is committed."""
-        self._sessions_ended(ended)
-        if self._dsn is not None:
-            self._send({"from": self.origin, "sessions": ended.data()})
-
-    def _sessions_ended(self, ended: SessionsEnded) -> None:
-        for handler in list(self._ended_handlers):
-            self._safely(handler, ended)
-        if ended.reason == "user":
-            return
-        with self._lock:
-            subs = [sub for group in self._subscribers.values() for sub in group
-                    if ended.covers(sub.user_id, sub.session)]
-        for sub in subs:
-            self._put(sub, {"kind": SESSION_ENDED})
 
     @staticmethod
     def _safely(handler: Callable[..., None], *args: Any) -> None:
@@ -208,8 +271,12 @@ class LiveHub:
 
     # -- subscriptions --------------------------------------------------------------------------
 
-    def subscribe(self, match_id: int, user_id: int | None, session: str | None = None) -> Subscription:
-        sub = Subscription(match_id, user_id, asyncio.get_running_loop(), session=session)
+    def subscribe(self, match_id: int, user_id: int | None, session: str | None = None,
+                  lang: str = "en") -> Subscription:
+        """A subscription to the match's events, for a task of the running event loop;
+        ``session`` is the SHA-256 of its session token (its socket closes when it ends),
+        ``lang`` the language its messages are worded in."""
+        sub = Subscription(match_id, user_id, asyncio.get_running_loop(), session, lang=lang)
         with self._lock:
             self._subscribers.setdefault(match_id, set()).add(sub)
         return sub
@@ -246,6 +313,12 @@ class LiveHub:
             sub.loop.call_soon_threadsafe(sub.queue.put_nowait, dict(event))
         except RuntimeError:   # its loop has closed: the server is stopping
             pass
+
+    def watchers(self, match_id: int) -> set[tuple[int | None, str]]:
+        """The viewers whose WebSockets follow the match in this process: (user id, None when
+        anonymous; the language they read)."""
+        with self._lock:
+            return {(s.user_id, s.lang) for s in self._subscribers.get(match_id, ())}
 
     def watching(self, match_id: int, user_id: int) -> bool:
         """Whether the user has the match open (no "your turn" e-mail needed then)."""

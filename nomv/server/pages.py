@@ -1,5 +1,6 @@
 """The browser's pages: one HTML shell for every page (the lobby at ``/``, a match at
-``/matches/<id>``, an invitation at ``/invite/<token>``) and the static files it loads from
+``/matches/<id>``, an invitation at ``/invite/<token>``, the upload page ``/upload``, your
+account ``/account``, a player's page ``/users/<name>``) and the static files it loads from
 ``/static`` (plain JavaScript modules and CSS inside the package: no build step, nothing from the
 Internet).  The pages use the JSON API and the match's WebSocket like any other client; what they
 show is built from the answers for the person logged in.
@@ -42,6 +43,18 @@ def add_pages(app: FastAPI) -> None:
 
     @app.get("/invite/{token}", include_in_schema=False)
     def invite_page(token: str) -> FileResponse:
+        return shell()
+
+    @app.get("/upload", include_in_schema=False)
+    def upload_page() -> FileResponse:
+        return shell()
+
+    @app.get("/account", include_in_schema=False)
+    def account_page() -> FileResponse:
+        return shell()
+
+    @app.get("/users/{name}", include_in_schema=False)
+    def user_page(name: str) -> FileResponse:
         return shell()
 
     @app.get("/games/{name:path}", include_in_schema=False)

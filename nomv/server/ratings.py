@@ -27,10 +27,21 @@ def too_short(seats: list[int], movers: list[int]) -> str | None:
             "(a match that short says nothing of anyone's skill)")
 
 
+#: A rating is provisional while its uncertainty is above this (openskill starts at 25/3 ≈ 8.3;
+#: about ten games bring it under).
+PROVISIONAL_SIGMA = 5.0
+
+
 def display(mu: float, sigma: float) -> float:
-    """The rating shown: a conservative estimate (mu - 3 sigma) on a familiar scale
-    (a new player shows 0 and climbs towards ~1500-2500)."""
-    return round((mu - 3 * sigma) * 60, 1)
+    """The rating shown: openskill's own conservative estimate (mu - 3 sigma, 0 for a new
+    player) on a familiar scale: a new player shows 1000, good players 1800-2200, and it is
+    never negative."""
+    return max(0.0, round(1000 + (mu - 3 * sigma) * 40, 1))
+
+
+def provisional(sigma: float) -> bool:
+    """Whether a rating is still provisional (too few games to say much)."""
+    return sigma > PROVISIONAL_SIGMA
 
 
 def update(db: sa.Connection, game: str, user_ids: list[int], ranks: list[int]) -> dict[int, dict]:
@@ -65,7 +76,8 @@ def update(db: sa.Connection, game: str, user_ids: list[int], ranks: list[int]) 
             db.execute(ratings.update().where(ratings.c.user_id == uid, ratings.c.game == game)
                        .values(games=row.games + 1, wins=row.wins + int(won), draws=row.draws + int(drew),
                                losses=row.losses + int(not won and not drew), **values))
-        out[uid] = {"before": display(before[0].mu, before[0].sigma), "after": display(after.mu, after.sigma)}
+        out[uid] = {"before": display(before[0].mu, before[0].sigma), "after": display(after.mu, after.sigma),
+                    "provisional": provisional(after.sigma)}
     return out
 
 
@@ -74,11 +86,12 @@ def standings(db: sa.Connection, game: str, limit: int = 100) -> list[dict]:
                       .where(ratings.c.game == game)).all()
     rows = sorted(rows, key=lambda r: (-(r.mu - 3 * r.sigma), r.name.lower()))
     return [{"rank": i + 1, "name": r.name, "rating": display(r.mu, r.sigma), "mu": round(r.mu, 3),
-             "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins, "draws": r.draws,
+             "sigma": round(r.sigma, 3), "provisional": provisional(r.sigma), "games": r.games, "wins": r.wins, "draws": r.draws,
              "losses": r.losses} for i, r in enumerate(rows[:limit])]
 
 
 def of_user(db: sa.Connection, user_id: int) -> list[dict]:
     rows = db.execute(sa.select(ratings).where(ratings.c.user_id == user_id)).all()
-    return [{"game": r.game, "rating": display(r.mu, r.sigma), "games": r.games, "wins": r.wins,
+    return [{"game": r.game, "rating": display(r.mu, r.sigma), "provisional": provisional(r.sigma),
+             "games": r.games, "wins": r.wins,
              "draws": r.draws, "losses": r.losses} for r in sorted(rows, key=lambda r: r.game)]

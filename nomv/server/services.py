@@ -4,6 +4,7 @@ jobs (an upload's check, a record's replay) and uploads.  The routers reach them
 ``nomv.server.api.deps``."""
 from __future__ import annotations
 
+
 from .accounts import Accounts
 from .bounded import Bounded
 from .catalogue import Catalogue
@@ -13,6 +14,7 @@ from .jobs import Jobs
 from .leases import Leases
 from .live import LiveHub
 from .mail import Mailer
+from .matches.answers import Budget
 from .matches.listings import Listings
 from .matches.lobby import Lobby
 from .matches.notify import Notifier
@@ -21,6 +23,7 @@ from .matches.repository import MatchTables
 from .matches.round import Parts, Rounds
 from .matches.views import Views
 from .quotas import Quotas
+from .sessioncache import SessionCache
 from .settings import Settings
 from .sockets import SocketLimits
 from .store import Store, libpq_url
@@ -32,14 +35,14 @@ class Services:
         self.settings = settings
         self.store = Store(settings.db)
         self.store.migrate()
+        # --cache-mb: three quarters for the positions' views and the looks, a quarter for the
+        # answers the rounds keep (their JSON)
         self.engines = Engines(lambda sha: self.catalogue.script(sha), settings.cache_positions,
                                settings.cache_scripts, settings.limits, settings.processes,
-                               settings.cache_bytes, settings.max_look_bytes, settings.worker_memory)
+                               settings.cache_bytes * 3 // 4, settings.max_look_bytes, settings.worker_memory)
         self.catalogue = Catalogue(self.store, self.engines.describe)
         self.quotas = Quotas(self.store)
         self.jobs = Jobs(self.store, settings.jobs)
-        self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
-                                 settings.argon2_time, self.quotas, settings.registrations_per_hour)
         # Password hashing (argon2: argon2_memory KiB a hash) on threads of its own, a few at once.
         self.hashing = Bounded(settings.hashes, settings.hash_queue, "checking passwords", "nomv-hash")
         self.live = LiveHub()
@@ -49,15 +52,27 @@ class Services:
         if self.store.backend == "postgresql":
             # several processes may serve this database: pushes reach every one's clients
             self.live.connect(libpq_url(settings.db))
+        # Sessions are remembered while this process hears every other end one (LISTEN).
+        self.accounts = Accounts(self.store, settings.session_days, settings.argon2_memory,
+                                 settings.argon2_time, SessionCache(usable=self.live.hears_all), self.quotas,
+                                 settings.registrations_per_hour)
+        self.live.on_sessions_ended(self.accounts.cache.forget)
+        self.live.on_resync(self.accounts.cache.clear)
         # a session that ends closes its sockets, in every process
-        self.accounts.on_sessions_ended = self.live.end_sessions
+        self.accounts.on_ended = self.live.end_sessions
         self.leases = Leases(self.store)
         self.mailer = Mailer(settings.smtp, settings.mail_from) if settings.smtp else None
         # The match service, role by role (nomv/server/matches/__init__.py).
         self.tables = MatchTables(self.store)
         self.views = Views(self.engines, self.catalogue)
         self.notifier = Notifier(self.live, self.mailer, settings, self.views.title)
-        self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier), settings.cache_positions)
+        # (with SQLite this process is the database's only writer: the rounds' memory is the truth)
+        self.rounds = Rounds(Parts(self.tables, self.engines, self.views, self.notifier,
+                                   sole_writer=self.store.backend == "sqlite",
+                                   kept=Budget(settings.cache_bytes // 4)), settings.cache_positions)
+        # A user's name or settings changed (on any process): the matches remembered show them
+        # as they were.
+        self.live.on_sessions_ended(lambda ended: self.rounds.forget_all() if ended.reason == "user" else None)
         self.lobby = Lobby(self.tables, self.engines, self.catalogue, self.accounts, self.rounds,
                            self.notifier, settings)
         self.listings = Listings(self.tables, self.views)

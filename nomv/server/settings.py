@@ -82,6 +82,9 @@ class Settings:
     #: Time per move: the shortest a match may ask for (seconds), and how often the server looks
     #: for players out of time.
     min_time_per_move: float = 60.0
+    #: The time per move of a match between people that asks for none and has no live clock
+    #: (None: no limit).
+    default_time_per_move: float | None = 3 * 86400.0
     clock_interval: float = 5.0
     #: A session not used for this many days ends.
     session_days: float = 30.0

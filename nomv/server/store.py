@@ -16,7 +16,7 @@ import threading
 import time
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy import (JSON, BigInteger, Boolean, Column, Float, ForeignKey, Index, Integer,
@@ -84,6 +84,8 @@ matches = Table(
     Column("rated", Boolean, nullable=False),
     Column("time_per_move", Float, nullable=True),
     Column("deadline", Float, nullable=True),
+    # a live time control: {"base": s, "increment": s, "left": [s per seat], "since": t | null}
+    Column("clock", JSON, nullable=True),
     Column("invite", String(64), nullable=True, unique=True),
     Column("draw_offer", JSON, nullable=True),          # the seats that offered or accepted
     Column("takeback", JSON, nullable=True),            # {"by": seat, "ply": n, "agreed": [...]}
@@ -191,8 +193,13 @@ quota_events = Table(
 )
 
 
+#: Where now() reads the time: the system's clock (a test of time controls puts a clock it
+#: moves by hand here, in its own process).
+clock: Callable[[], float] = time.time
+
+
 def now() -> float:
-    return time.time()
+    return clock()
 
 
 def engine_url(url: str) -> str:

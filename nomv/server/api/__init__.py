@@ -8,6 +8,7 @@
 ``records``     a finished match's record, a desktop game continued online
 ``jobs``        the long work of a request (an upload's check, a record's replay), followed
 ``live``        the WebSocket of a match
+``mylive``      the WebSocket of a person's lobby (their matches, the open challenges)
 
 Beside them: ``deps`` (the dependencies: services, who asks, ids), ``models`` (the request and
 answer bodies, which make the OpenAPI page) and ``errors`` (the error answers).  A router is

@@ -5,10 +5,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from .. import ratings
+from .. import ratings, reading
 from ..accounts import User
 from ..errors import NotFound
-from .deps import COOKIE, Me, ServicesDep, token_of
+from .deps import COOKIE, Lang, Me, ServicesDep, token_of
 from .errors import errors
 from .models import Login, MeChange, NewUser, Ok, PasswordChange, Profile, Token, UserOut
 
@@ -92,11 +92,20 @@ async def change_password(body: PasswordChange, request: Request, current: Me, s
     return {"ok": True}
 
 
-@router.get("/users/{name}", response_model=Profile, summary="A player's ratings", responses=errors(404))
-def profile(name: str, s: ServicesDep) -> dict[str, Any]:
-    """A player's ratings in each game they played rated matches of."""
+@router.get("/users/{name}", response_model=Profile, summary="A player's ratings and finished matches",
+            responses=errors(404))
+def profile(name: str, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+    """A player's ratings in each game they played rated matches of, and their latest
+    finished matches (their titles in your language: `?lang=`)."""
     found = s.accounts.by_name(name)
     if found is None:
         raise NotFound(f"no user named {name!r}")
     with s.store.read() as db:
-        return {"name": found.name, "ratings": ratings.of_user(db, found.id)}
+        rows = ratings.of_user(db, found.id)
+    for row in rows:
+        try:
+            info = s.catalogue.find(row["game"]).info
+        except NotFound:        # a game gone from the catalogue keeps its name
+            info = None
+        row["title"] = reading.title(info, row["game"], lang)
+    return {"name": found.name, "ratings": rows, "matches": s.listings.finished(found.id, lang=lang)}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Response
 
-from .deps import Lang, MatchId, Me, ServicesDep
+from .deps import Lang, MatchId, Me, ServicesDep, as_seen
 from .errors import errors
 from .models import AS_SEEN, Challenge, Invitation, JoinIn, Joined
 
@@ -23,24 +23,24 @@ def challenges(s: ServicesDep, lang: Lang) -> list[dict[str, Any]]:
 
 @router.post("/matches/{match_id}/accept", **AS_SEEN, summary="Accept a challenge",
              responses=errors(401, 404, 409, write=True))
-def accept(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+def accept(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> Response:
     """Accepts the challenge of a match that names you in a seat; the match starts when
     every seat is taken and accepted."""
-    return s.lobby.accept(current, match_id, lang)
+    return as_seen(s.lobby.accept(current, match_id, lang))
 
 
 @router.post("/matches/{match_id}/decline", **AS_SEEN, summary="Decline a challenge",
              responses=errors(401, 404, 409, write=True))
-def decline(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+def decline(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> Response:
     """Declines the challenge of a match that names you: the match will not be played."""
-    return s.lobby.decline(current, match_id, lang)
+    return as_seen(s.lobby.decline(current, match_id, lang))
 
 
 @router.post("/matches/{match_id}/cancel", **AS_SEEN, summary="Cancel a match that has not started",
              responses=errors(401, 404, 409, write=True))
-def cancel(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> dict[str, Any]:
+def cancel(match_id: MatchId, current: Me, s: ServicesDep, lang: Lang) -> Response:
     """Cancels a match you created, while it waits for players."""
-    return s.lobby.cancel(current, match_id, lang)
+    return as_seen(s.lobby.cancel(current, match_id, lang))
 
 
 @router.get("/invites/{token}", response_model=Invitation, summary="What an invitation is for",

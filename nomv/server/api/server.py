@@ -16,12 +16,15 @@ router = APIRouter(prefix="/api", tags=["server"])
 
 @router.get("/health", response_model=Health, summary="Whether the server is up", responses=errors())
 async def health(s: ServicesDep) -> dict[str, Any]:
-    """Answers `{"ok": true}` with the version, the kind of database, and how many matches'
-    positions (and about how many bytes of them) and live connections this process holds. (Answered on the event loop: it needs
-    no request thread, so it answers while they are all busy.)"""
+    """Answers `{"ok": true}` with the version, the kind of database, how many matches'
+    positions (and about how many bytes of them) and live connections this process holds, and
+    how many answers about matches it made and pushes it sent since it started (each answer is
+    made once per match version and viewer class, and sent to every viewer of that class).
+    (Answered on the event loop: it needs no request thread, so it answers while they are all busy.)"""
     return {"ok": True, "version": __version__, "database": s.store.backend,
-            "cached_positions": s.engines.cached(), "cached_bytes": s.engines.cached_bytes(),
-            "live_connections": s.live.count()}
+            "cached_positions": s.engines.cached(), "cached_bytes": s.engines.cached_bytes() + s.rounds.kept_bytes(),
+            "live_connections": s.live.count(),
+            "answers_made": s.rounds.made(), "pushes_sent": s.live.pushes_sent}
 
 
 @router.get("/words/{lang}", response_model=Words, summary="nomv's words in a language, for pages",

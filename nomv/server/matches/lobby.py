@@ -17,10 +17,11 @@ from ..engines import Engines
 from ..errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from ..settings import Settings
 from ..store import now
-from .clock import deadline, time_per_move
+from .clock import Fischer, deadline, time_control, time_per_move
 from .notify import Notifier
 from .repository import RUNNING, WAITING, Changes, Lost, Match, MatchChange, MatchTables, MoveRow, NewMatch, SeatRow
-from .round import Rounds
+from .answers import Shown
+from .round import Round, Rounds
 from .seating import parse_seats
 
 
@@ -50,23 +51,32 @@ class Lobby:
     # -- new matches ---------------------------------------------------------------------------
 
     def create(self, user: User, game: str, options: dict[str, Any] | None, variant: str | None,
-               seat_list: list[str], time_per_move: float | str | None, rated: bool | None) -> dict[str, Any]:
+               seat_list: list[str], time_per_move: float | str | None, rated: bool | None,
+               clock: Any = None) -> dict[str, Any]:
         """A new match: {"id", "status", "invite" (the token of its open seats, or None)}."""
         entry = self.game(game)
         seed = secrets.randbits(62)
         started = self.engines.start(entry.sha256, options or {}, variant, seed)
         match_seats = self.seats(seat_list, started["players"], user)
         return self.open(user, entry, started["options"], variant, started["players"], seed,
-                         match_seats, started["to_move"], time_per_move, rated, [])
+                         match_seats, started["to_move"], time_per_move, rated, [], clock=clock)
 
     def open(self, user: User, entry: Entry, options: dict[str, Any], variant: str | None, players: int,
              seed: int, match_seats: list[SeatRow], to_move: int | None, tpm: float | str | None,
              rated: bool | None, played: list[MoveRow],
-             within: Callable[[Changes, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+             within: Callable[[Changes, dict[str, Any]], None] | None = None, clock: Any = None) -> dict[str, Any]:
         """Stores a new match (from its first position, or from the moves ``played`` of a
         continued record); it starts at once when no seat waits for anyone.  ``within(w,
-        answer)`` runs in the transaction that stores it (a job ends there)."""
-        seconds = time_per_move(tpm, self.settings.min_time_per_move)
+        answer)`` runs in the transaction that stores it (a job ends there).  ``clock``: a live
+        time control (base + increment), instead of a time per move."""
+        control = time_control(clock)
+        # (correspondence between people: the server's default time per move when the request
+        # names none, as correspondence sites do; a match that waits for no one needs none)
+        people = sum(s.kind != "computer" for s in match_seats)
+        default = self.settings.default_time_per_move if control is None and people > 1 else None
+        seconds = time_per_move(tpm, self.settings.min_time_per_move, default)
+        if control is not None and seconds is not None:
+            raise Invalid("a match has a live clock or a time per move, not both: leave one out")
         computers = any(s.kind == "computer" for s in match_seats)
         if rated and computers:
             raise Invalid("a match with computer players is not rated: leave out rated, or set it to false")
@@ -74,6 +84,9 @@ class Lobby:
             raise Invalid("a match continued from a record is not rated (its seed is known)")
         rated = bool(rated if rated is not None else not computers and not played)
         active = all(s.accepted for s in match_seats)
+        fischer = None if control is None else Fischer.new(*control, players)
+        if fischer is not None and active:
+            fischer = fischer.started(now())
         if not active:
             waiting = self.tables.waiting_created_by(user.id)
             if waiting >= self.settings.max_waiting:
@@ -83,8 +96,9 @@ class Lobby:
         new = NewMatch(script_sha256=entry.sha256, game=entry.name, options=options, variant=variant,
                        players=players, seed=seed, status=RUNNING if active else WAITING, to_move=to_move,
                        rated=rated, time_per_move=seconds,
-                       deadline=deadline(match_seats, to_move, seconds) if active else None,
-                       invite=invite, created_by=user.id)
+                       deadline=(None if not active else fischer.deadline(match_seats, to_move) if fischer
+                                 else deadline(match_seats, to_move, seconds)),
+                       invite=invite, created_by=user.id, clock=fischer.row() if fischer else None)
         with self.tables.change() as w:
             # (each match costs memory while it runs: its position, what its viewers are shown)
             if w.open_matches_of(user.id) >= self.settings.max_matches:
@@ -94,10 +108,12 @@ class Lobby:
             answer = {"id": match_id, "status": new.status, "invite": invite}
             if within is not None:
                 within(w, answer)
+        m = self.tables.load(match_id)
+        assert m is not None, "just stored"
         if active:
-            m = self.tables.load(match_id)
-            assert m is not None, "just stored"
             self.notifier.changed(m, "start", acting=user)
+        else:           # a challenge: the lobbies of its players, and the open challenges
+            self.notifier.listed(m, "challenge")
         return answer
 
     # -- invitations and challenges ----------------------------------------------------------------
@@ -134,11 +150,13 @@ class Lobby:
             if seat is not None and seat not in free:
                 raise Invalid(f"seat {seat} is not open; open seats: {free}")
             number = seat if seat is not None else free[0]
-            self._change(m, {}, seat=(number, user.id))
-            self._start_if_ready(rnd.load(), user)
+            self._change(rnd, m, {}, seat=(number, user.id))
+            m = rnd.load()
+            if not self._start_if_ready(rnd, m, user):
+                self.notifier.changed(m, "seat taken", acting=user)
         return {"id": match_id, "seat": number}
 
-    def accept(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+    def accept(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Accepts the challenge of a match that names the user: the match as they see it."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -149,12 +167,13 @@ class Lobby:
             if m.row.status != WAITING:
                 raise Conflict(f"this match is {m.row.status}")
             for number in pending:
-                self._change(m, {}, accepted=number)
+                self._change(rnd, m, {}, accepted=number)
                 m = rnd.load()
-            self._start_if_ready(m, user)
-            return rnd.show(user, lang)
+            if not self._start_if_ready(rnd, m, user):
+                self.notifier.changed(m, "accepted", acting=user)
+            return rnd.answer(user, lang=lang)
 
-    def decline(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+    def decline(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Declines the challenge of a match that names the user: it will not be played."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -162,11 +181,11 @@ class Lobby:
             if m.row.status != WAITING or not any(
                     s.kind == "user" and s.user_id == user.id and not s.accepted for s in m.seats):
                 raise Conflict("you have no challenge to decline in this match")
-            after = self._change(m, {"status": "declined", "to_move": None, "deadline": None})
+            after = self._change(rnd, m, {"status": "declined", "to_move": None, "deadline": None})
             self.notifier.changed(after, "declined", acting=user)
-            return rnd.show(user, lang)
+            return rnd.answer(user, lang=lang)
 
-    def cancel(self, user: User, match_id: int, lang: str = "en") -> dict[str, Any]:
+    def cancel(self, user: User, match_id: int, lang: str = "en") -> Shown:
         """Cancels a match the user created, while it waits for players."""
         with self.rounds.held(match_id) as rnd:
             m = rnd.load()
@@ -174,19 +193,25 @@ class Lobby:
                 raise Forbidden("only who created a match may cancel it")
             if m.row.status != WAITING:
                 raise Conflict(f"only a match that has not started can be cancelled; this one is {m.row.status}")
-            after = self._change(m, {"status": "cancelled", "to_move": None, "deadline": None})
+            after = self._change(rnd, m, {"status": "cancelled", "to_move": None, "deadline": None})
             self.notifier.changed(after, "cancelled", acting=user)
-            return rnd.show(user, lang)
+            return rnd.answer(user, lang=lang)
 
-    def _start_if_ready(self, m: Match, user: User) -> None:
+    def _start_if_ready(self, rnd: Round, m: Match, user: User) -> bool:
+        """Starts the match if every seat is taken and accepted: whether it did."""
         if m.row.status != WAITING or not all(s.accepted and s.kind != "open" for s in m.seats):
-            return
+            return False
         values: MatchChange = {"status": RUNNING,
                                "deadline": deadline(m.seats, m.row.to_move, m.row.time_per_move)}
+        fischer = Fischer.of(m.row.clock)
+        if fischer is not None:
+            fischer = fischer.started(now())
+            values.update({"clock": fischer.row(), "deadline": fischer.deadline(m.seats, m.row.to_move)})
         user_ids = [s.user_id for s in m.seats if s.kind == "user"]
         if len(set(user_ids)) != len(user_ids):
             values["rated"] = False       # someone playing against themselves
-        self.notifier.changed(self._change(m, values), "start", acting=user)
+        self.notifier.changed(self._change(rnd, m, values), "start", acting=user)
+        return True
 
     @staticmethod
     def _seated(m: Match, user: User) -> None:
@@ -195,10 +220,11 @@ class Lobby:
         if not any(s.kind == "user" and s.user_id == user.id for s in m.seats):
             raise Forbidden("this is not your match")
 
-    def _change(self, m: Match, values: MatchChange, seat: tuple[int, int] | None = None,
+    def _change(self, rnd: Round, m: Match, values: MatchChange, seat: tuple[int, int] | None = None,
                 accepted: int | None = None) -> Match:
         """Writes a change of the match (``seat``: (number, user id) takes an open seat;
-        ``accepted``: a seat's challenge accepted); the match as it left it (seats as read)."""
+        ``accepted``: a seat's challenge accepted); the match as it left it (seats as read: the
+        round forgets what it remembered, and reads the match when next asked)."""
         t = now()
         try:
             with self.tables.change() as w:
@@ -209,4 +235,6 @@ class Lobby:
                     w.seat(m.id, accepted, accepted=True)
         except Lost:
             raise Conflict("the match changed meanwhile; look again") from None
+        finally:
+            rnd.forget()
         return m.changed(values, t)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..accounts import User
-from ..live import LiveHub
+from ..live import LOBBY, LiveHub, user_channel
 from ..mail import Mailer
 from ..settings import Settings
 from .clock import iso
@@ -32,6 +32,7 @@ class Notifier:
         """Tells the watchers of ``m`` (as the change left it) that it changed (``kind``: move,
         takeback, draw offered, ...), and whoever is to move next."""
         self.live.publish(m.id, {"kind": kind, "version": m.row.version})
+        self.listed(m, kind)
         if not m.row.running or m.row.to_move is None:
             return
         seat = m.seat(m.row.to_move)
@@ -41,6 +42,14 @@ class Notifier:
               and seat.notify and (acting is None or acting.id != seat.user_id)
               and not self.live.watching(m.id, seat.user_id)):
             self._mail(m, seat)
+
+    def listed(self, m: Match, kind: str) -> None:
+        """Tells the lobbies that show the match: its players' (their lists of matches) and,
+        while it waits for anyone to take a seat, everyone's (the open challenges)."""
+        for user_id in {s.user_id for s in m.seats if s.kind == "user" and s.user_id is not None}:
+            self.live.publish(user_channel(user_id), {"kind": kind, "match": m.id})
+        if m.row.invite is not None and (kind != "move" or m.row.ply <= 1):
+            self.live.publish(LOBBY, {"kind": kind, "match": m.id})
 
     def computer_failed(self, match_id: int, version: int) -> None:
         """A computer player could not move: its watchers read the match again (it says why)."""
@@ -55,8 +64,8 @@ class Notifier:
                  f"it is your turn in match {m.id}, {title} against {', '.join(others)}.",
                  f"Move {m.row.ply + 1}; the last move was "
                  f"{m.moves[-1].notation if m.moves else '(none: you open the game)'}.", "",
-                 f"The match: {base}/api/matches/{m.id}"]
+                 f"The match: {base}/matches/{m.id}"]
         if m.row.deadline is not None:
             lines.append(f"Your time for this move ends at {iso(m.row.deadline)} (UTC).")
-        lines += ["", "-- nomv (turn these e-mails off with PATCH /api/me {\"notify\": false})"]
+        lines += ["", f"-- nomv (turn these e-mails off on your account page, {base}/account)"]
         self.mailer.send(seat.email, f"Your turn: {title}, match {m.id}", "\n".join(lines))

@@ -46,6 +46,7 @@ class MatchRow:
     rated: bool
     time_per_move: float | None
     deadline: float | None
+    clock: dict[str, Any] | None     # a live time control (nomv.server.matches.clock.Fischer)
     invite: str | None
     draw_offer: list[int] | None
     takeback: dict[str, Any] | None
@@ -134,6 +135,7 @@ class MatchChange(TypedDict, total=False):
     outcome: dict[str, Any] | None
     rated: bool
     deadline: float | None
+    clock: dict[str, Any] | None
     draw_offer: list[int] | None
     takeback: dict[str, Any] | None
 
@@ -154,6 +156,7 @@ class NewMatch:
     deadline: float | None
     invite: str | None
     created_by: int
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,10 @@ _MOVES = (sa.select(moves.c.ply, moves.c.seat, moves.c.steps, moves.c.notation, 
                     moves.c.expects)
           .where(moves.c.match_id == sa.bindparam("match_id"), moves.c.taken_back_at.is_(None))
           .order_by(moves.c.ply))
+_VERSION = sa.select(matches.c.version).where(matches.c.id == sa.bindparam("match_id"))
+# The writes of every move, made once too: the columns a change sets come with its parameters.
+_ADD_MOVE = moves.insert()
+_UPDATE = matches.update().where(matches.c.id == sa.bindparam("b_id"), matches.c.version == sa.bindparam("b_version"))
 _MATCH_FIELDS = [f.name for f in dataclasses.fields(MatchRow)]
 
 
@@ -215,6 +222,15 @@ class MatchTables:
             seat_rows = db.execute(_SEATS, {"match_id": match_id}).all()
             move_rows = db.execute(_MOVES, {"match_id": match_id}).all()
         return Match(_match_row(row), [_seat_row(s) for s in seat_rows], [_move_row(m) for m in move_rows])
+
+    def version(self, match_id: int) -> int | None:
+        """The match's version (None: no such match): one small query, to know whether what a
+        process remembers of the match is current."""
+        if not valid_id(match_id):
+            return None
+        with self.store.read() as db:
+            found = db.execute(_VERSION, {"match_id": match_id}).scalar()
+        return None if found is None else int(found)
 
     def by_invite(self, token: str) -> int | None:
         """The match an invitation token is for."""
@@ -334,9 +350,8 @@ class Changes:
     def update(self, m: Match, values: MatchChange, t: float | None = None) -> None:
         """Writes the match row if its version is still the one read (else :class:`Lost`); the
         version grows by one."""
-        result = self.db.execute(matches.update()
-                                 .where(matches.c.id == m.id, matches.c.version == m.row.version)
-                                 .values(version=m.row.version + 1, updated_at=t or now(), **values))
+        result = self.db.execute(_UPDATE, {"b_id": m.id, "b_version": m.row.version, **values,
+                                           "version": m.row.version + 1, "updated_at": t or now()})
         if result.rowcount != 1:
             raise Lost()
 
@@ -354,9 +369,9 @@ class Changes:
 
     def add_move(self, match_id: int, move: MoveRow) -> None:
         """A move (IntegrityError when a move not taken back holds its ply)."""
-        self.db.execute(moves.insert().values(match_id=match_id, ply=move.ply, seat=move.seat, steps=move.steps,
-                                              notation=move.notation, played_at=move.played_at,
-                                              taken_back_at=None, expects=move.expects))
+        self.db.execute(_ADD_MOVE, {"match_id": match_id, "ply": move.ply, "seat": move.seat, "steps": move.steps,
+                                    "notation": move.notation, "played_at": move.played_at,
+                                    "taken_back_at": None, "expects": move.expects})
 
     def take_back(self, match_id: int, from_ply: int, t: float) -> None:
         """Marks the moves from ``from_ply`` on as taken back (they stay in the table)."""

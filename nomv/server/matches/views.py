@@ -6,10 +6,13 @@ a spectator the view of no player (``view(state, 0)``), everyone the whole state
 has ended.  The seed is never shown before the end: it would tell the future of chance and hidden
 information.  The legal moves go only to the player to move.
 
-A viewer's *class* (:func:`viewer`) is what decides the answer besides the match's version: a
-seat, SPECTATOR or WHOLE.  Two viewers of one class at one version see the same position (their
-answers differ only in ``you`` and the seats marked as theirs), which is what a cache of answers
-per version and class can key on (with the reader's language: the answer's words are in it).
+A viewer's *class* (:func:`viewer_class`) is what decides the answer besides the match's
+version: whose view they get (:func:`viewer`: a seat, SPECTATOR or WHOLE), which seats are
+theirs, and the language they read (the answer's words are in it).  Two viewers of one class at
+one version are given the same answer, made once (nomv.server.matches.answers).
+
+The legal moves are in an answer once, as ``legal_moves``: each its steps and notation, and
+``any_order`` and ``label`` only when a move has them.
 
 What an answer says in words (whose turn, the result, the offers, each seat's role and player)
 and what it draws are nomv/play's, as in the window and text play: nomv.server.reading makes the
@@ -30,7 +33,7 @@ from ..engines import SPECTATOR, Engines
 from ..errors import Invalid, NotFound, ScriptFailed
 from ..snapshots import WHOLE, Snapshot
 from ..store import now
-from .clock import iso
+from .clock import Fischer, iso
 from .repository import Match, MoveRow
 
 
@@ -38,6 +41,22 @@ def viewer(m: Match, user: User | None) -> int | None:
     """Whose view a user gets: the whole state (WHOLE) once the match has ended; a player's own
     (the seat to move, when they hold several); a spectator's (SPECTATOR) otherwise."""
     return policy.viewer(m.row.over, m.seats_of(user.id if user else None), m.row.to_move)
+
+
+def viewer_class(m: Match, user: User | None) -> tuple[int | None, tuple[int, ...]]:
+    """What decides a user's answer besides the match's version: whose view, and their seats."""
+    return viewer(m, user), tuple(m.seats_of(user.id if user else None))
+
+
+def legal_move(move: dict[str, Any]) -> dict[str, Any]:
+    """A legal move as an answer gives it: its steps and notation; any_order and label only
+    when it has them (most moves have neither)."""
+    out = {"steps": move["steps"], "notation": move["notation"]}
+    if move.get("any_order"):
+        out["any_order"] = True
+    if move.get("label") is not None:
+        out["label"] = move["label"]
+    return out
 
 
 def last_move(moves: list[MoveRow]) -> dict[str, Any] | None:
@@ -128,6 +147,7 @@ class Views:
         seen = reading.match_view(r, m.seats, info, mine, thinking, expects)
         said = reading.worded(seen, lang)
         t = now()
+        clock = Fischer.of(r.clock)
         out = {
             "id": r.id, "game": r.game, "title": reading.title(info, r.game, lang), "sha256": r.script_sha256,
             "options": r.options, "variant": r.variant, "players": r.players, "status": r.status,
@@ -138,6 +158,7 @@ class Views:
             "line": said["line"], "offers": said["offers"],
             "status_line": wording.status_line(seen, scene.get("status") if isinstance(scene, dict) else None, lang),
             "you": mine,
+            "creator": next((s.user for s in m.seats if s.user_id is not None and s.user_id == r.created_by), None),
             "viewer": "whole" if seen_by is WHOLE else "spectator" if seen_by == SPECTATOR else seen_by,
             "outcome": r.outcome,
             "view": shown.get("view"), "scene": scene, "drawing": shown.get("drawing"),
@@ -145,12 +166,12 @@ class Views:
             "buttons": buttons, "step_names": names,
             "moves": [mv.notation for mv in m.moves],
             "last_move": last_move(m.moves),
-            "legal": [mv["steps"] for mv in legal],
-            "legal_moves": legal,
+            "legal_moves": [legal_move(mv) for mv in legal],
             "draw_offer": r.draw_offer, "takeback": r.takeback,
             "rated": r.rated, "time_per_move": r.time_per_move,
             "deadline": iso(r.deadline) if r.running else None,
             "seconds_left": max(0.0, round(r.deadline - t, 1)) if r.deadline and r.running else None,
+            "clock": clock.shown(m.seats, r.to_move if r.running else None, t) if clock else None,
             "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
             "script_error": error,
             "thinking": thinking,

@@ -13,6 +13,7 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  /** @type {any} */
   const options = { method, credentials: "same-origin", headers: { "Accept-Language": lang } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";

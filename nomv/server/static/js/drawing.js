@@ -101,6 +101,7 @@ export const FONT_SCALE = 0.95;
 // true or false) and lang (the reader's language, for the script's texts).
 export function plan(drawing, opts = {}) {
   const lang = opts.lang || "en";
+  /** @type {{part: string, layer: string, step?: string|null, drawn: any, elements: {tag: string, attrs: any}[]}[]} */
   const out = [];
   const cell = typicalCell(drawing);
   const part = (entry) => (entry.side ? "side" : "main");

@@ -6,6 +6,8 @@ import { get, post } from "./api.js";
 import { draw } from "./board.js";
 import { el, clear } from "./dom.js";
 import { lang, localized, t } from "./i18n.js";
+import { challengeTerms, ratedByDefault, timeBody, timeChoice } from "./lobbyparts.js";
+import { ratingText } from "./matchparts.js";
 
 // The computer players a seat may have, by level (nomv/ai: LEVELS), with their names in words.
 const LEVELS = ["easy", "medium", "hard", "random"];
@@ -14,10 +16,11 @@ const levelName = (level) => ({ easy: t("easy"), medium: t("medium"), hard: t("h
 export function loginForm(onDone) {
   const name = el("input", { name: "name", autocomplete: "username", required: true, maxlength: 32 });
   const password = el("input", { name: "password", type: "password", autocomplete: "current-password", required: true });
+  const email = el("input", { name: "email", type: "email", autocomplete: "email", maxlength: 254 });
   const message = el("p", { class: "message", role: "status" });
   async function go(register) {
     try {
-      if (register) await post("/api/users", { name: name.value, password: password.value });
+      if (register) await post("/api/users", { name: name.value, password: password.value, email: email.value.trim() || null });
       await post("/api/login", { name: name.value, password: password.value });
       onDone();
     } catch (e) {
@@ -27,6 +30,7 @@ export function loginForm(onDone) {
   const form = el("form", { class: "login", onsubmit: (e) => { e.preventDefault(); go(false); } },
     el("label", {}, t("Name"), name),
     el("label", {}, t("Password"), password),
+    el("label", { class: "optional" }, t("E-mail (optional, for “your turn” mails)"), email),
     el("div", { class: "buttons" },
       el("button", { type: "submit", "data-action": "login", text: t("Log in") }),
       el("button", { type: "button", "data-action": "register", text: t("Register"), onclick: () => go(true) })),
@@ -38,7 +42,7 @@ function matchLine(m, me) {
   // (the server words the seats and the line: whose turn, the result, a challenge)
   const others = (m.seats || []).filter((s) => s.user !== me.name).map((s) => s.label || s.user || "?");
   const what = m.line ? m.line.text : m.status;
-  return el("li", { class: m.your_turn ? "mine turn" : "mine" },
+  return el("li", { class: m.your_turn || m.to_answer ? "mine turn" : "mine" },
     el("a", { href: `/matches/${m.id}`, "data-match": m.id }, `${localized(m.title, m.game)} #${m.id}`),
     el("span", { class: "who", text: others.join(", ") }),
     el("span", { class: "what", text: what }));
@@ -66,8 +70,9 @@ async function challenges(me, onJoined) {
       const by = c.seats.filter((s) => s.user).map((s) => s.user).join(", ");
       const mineAlready = c.seats.some((s) => s.user === (me && me.name));
       ul.append(el("li", {},
-        el("span", { class: "game", text: `${localized(c.title, c.game)} #${c.id}` }),
+        el("a", { class: "game", href: `/matches/${c.id}`, "data-match": c.id, text: `${localized(c.title, c.game)} #${c.id}` }),
         el("span", { class: "who", text: by }),
+        el("span", { class: "terms", text: challengeTerms(c) }),
         me && !mineAlready ? el("button", { "data-action": "join", "data-match": c.id, text: t("Join"),
           onclick: async () => {
             try { const r = await post(`/api/invites/${encodeURIComponent(c.invite)}`, {}); onJoined(r.id || c.id); }
@@ -134,26 +139,33 @@ function newMatchForm(game, me, onCreated) {
   }
   if (playersOption) playersOption.node.addEventListener("change", makeSeats);
   makeSeats();
-  const time = el("select", { name: "time_per_move" },
-    el("option", { value: "", text: t("no limit") }),
-    ["5m", "1h", "12h", "1d", "3d"].map((v) => el("option", { value: v, text: v })));
+  const time = timeChoice();
   const rated = el("input", { type: "checkbox", name: "rated" });
+  const rateAsSeats = () => {
+    const people = ratedByDefault(seats.map((s) => s.read()));
+    rated.checked = people;
+    rated.disabled = !people;
+  };
+  seatsBox.addEventListener("change", rateAsSeats);
+  rateAsSeats();
   const message = el("div", { class: "message", role: "status" });
   async function submit(event) {
     event.preventDefault();
     clear(message);
+    message.className = "message";
     const body = { game: game.name, seats: seats.map((s) => s.read()) };
     if (variantSelect.value) body.variant = variantSelect.value;
     else {
       body.options = {};
       for (const o of options) body.options[o.spec.name] = o.read();
     }
-    if (time.value) body.time_per_move = time.value;
-    if (rated.checked) body.rated = true;
+    Object.assign(body, timeBody(time.value));
+    body.rated = rated.checked;
     try {
       const created = await post("/api/matches", body);
       if (created.invite_page) {
         const link = el("input", { class: "invite-link", readonly: true, value: created.invite_page, size: 48 });
+        message.className = "invitation";
         message.append(el("p", { text: t("Invitation link (send it to your friend):") }), link,
           el("button", { type: "button", "data-action": "copy", text: t("Copy"),
             onclick: async (e) => {
@@ -172,7 +184,7 @@ function newMatchForm(game, me, onCreated) {
     el("label", {}, `${t("Variant")} `, variantSelect),
     options.length ? el("fieldset", {}, el("legend", { text: t("Options") }), options.map((o) => o.node)) : null,
     el("fieldset", {}, el("legend", { text: t("Seats") }), seatsBox),
-    el("label", {}, `${t("Time per move")} `, time),
+    el("label", {}, `${t("Time control")} `, time),
     el("label", {}, rated, ` ${t("Rated")}`),
     el("button", { type: "submit", "data-action": "create", text: t("Start the match") }),
     message);
@@ -194,10 +206,12 @@ async function gameDetails(game, me, onCreated) {
     }
     if (rules) box.append(el("h3", { text: t("Rules") }), el("p", { class: "rules", text: localized(rules) }));
     if (standing && standing.standings.length) {
-      box.append(el("h3", { text: t("Standings") }), el("table", { class: "standings" },
-        el("tr", {}, ["#", t("Name"), t("rating"), t("games"), t("wins"), t("draws"), t("losses")].map((h) => el("th", { text: h }))),
-        standing.standings.map((r) => el("tr", {}, [r.rank, r.name, Math.round(r.rating), r.games, r.wins, r.draws, r.losses]
-          .map((v) => el("td", { text: String(v) }))))));
+      box.append(el("h3", { text: t("Standings") }), el("div", { class: "table-scroll" }, el("table", { class: "standings" },
+        el("tr", {}, ["#", t("Name"), t("Rating"), t("Played"), t("Won"), t("Drawn"), t("Lost")].map((h) => el("th", { text: h }))),
+        standing.standings.map((r) => el("tr", {},
+          el("td", { text: String(r.rank) }),
+          el("td", { class: "name", title: r.name }, el("a", { href: `/users/${encodeURIComponent(r.name)}`, text: r.name })),
+          [ratingText(r), r.games, r.wins, r.draws, r.losses].map((v) => el("td", { text: String(v) })))))));
     }
     if (me) box.append(newMatchForm(game, me, onCreated));
   } catch (e) {
@@ -206,19 +220,33 @@ async function gameDetails(game, me, onCreated) {
   return box;
 }
 
-export async function lobbyPage(root, me, go) {
+// (`live(refresh)` is told how to show the lists again after a push: a challenge to you, a move,
+// a seat taken)
+/** @param {(refresh: () => Promise<void>) => void} [live] */
+export async function lobbyPage(root, me, go, live = undefined) {
   clear(root);
   const page = el("div", { class: "lobby" });
   root.append(page);
+  let mineBox = null;
   if (!me) page.append(loginForm(() => go(location.pathname)));
   else {
-    page.append(await myMatches(me));
+    page.append(mineBox = await myMatches(me));
   }
-  page.append(await challenges(me, (id) => go(`/matches/${id}`)));
+  let challengesBox = await challenges(me, (id) => go(`/matches/${id}`));
+  page.append(challengesBox);
+  if (live) live(async () => {
+    if (mineBox) { const fresh = await myMatches(me); mineBox.replaceWith(fresh); mineBox = fresh; }
+    const fresh = await challenges(me, (id) => go(`/matches/${id}`));
+    challengesBox.replaceWith(fresh);
+    challengesBox = fresh;
+  });
   const gamesBox = el("section", { class: "games" }, el("h2", { text: t("Games") }));
   page.append(gamesBox);
   let games = [];
   try { games = await get("/api/games"); } catch (e) { gamesBox.append(el("p", { class: "message", text: e.message })); }
+  // (by title as the reader reads it, the server's games before the uploaded ones)
+  games.sort((x, y) => Number(x.origin === "upload") - Number(y.origin === "upload")
+    || localized(x.title, x.name).localeCompare(localized(y.title, y.name), lang));
   const list = el("ul", { class: "game-list" });
   for (const game of games) {
     const item = el("li", { "data-game": game.name });
@@ -226,7 +254,7 @@ export async function lobbyPage(root, me, go) {
     const p = game.players || {};
     const count = p.min === p.max ? (p.min === 1 ? t("1 player") : t("{n} players", { n: p.min }))
       : t("{n} players", { n: `${p.min}-${p.max}` });
-    item.append(el("button", { class: "game-name", "data-action": "open-game", text: `${localized(game.title, game.name)} (${count})`,
+    item.append(el("button", { class: "game-name", "data-action": "open-game", text: `${localized(game.title, game.name)} (${count})${game.author ? ` · ${game.author}` : ""}`,
       onclick: async () => {
         if (details.firstChild) { clear(details); return; }
         details.append(await gameDetails(game, me, (id) => go(`/matches/${id}`)));
@@ -234,6 +262,10 @@ export async function lobbyPage(root, me, go) {
     list.append(item);
   }
   gamesBox.append(list);
+  // (/?game=NAME opens that game, as the upload page links a new one)
+  const wanted = new URLSearchParams(location.search).get("game");
+  const opened = wanted && [...list.children].find((li) => li.getAttribute("data-game") === wanted);
+  if (opened) { opened.querySelector("button").click(); opened.scrollIntoView(); }
 }
 
 export async function invitePage(root, me, token, go) {

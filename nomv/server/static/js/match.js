@@ -2,13 +2,21 @@
 // as the desktop window draws it), moves entered by clicks with the same rules as the desktop
 // (moveinput.js), the move list (a click shows an earlier position), the seats, the actions
 // (resign, draw, takeback), and live changes through the match's WebSocket, reconnecting after
-// a lost connection.  Every sentence about the match (whose turn, the result, the seats, the
-// offers) is the server's, worded by nomv/play/wording.py in the page's language.
-import { get, post } from "./api.js";
+// a lost connection; the clocks (clock.js), the move list by turns (movelist.js), the answers
+// to a challenge, abort and rematch, flipping the board (matchparts.js).  A move goes over that
+// WebSocket (POST .../moves when it is not open) and its answer is the match as it left it, so a
+// move costs one message: the page draws that answer and fetches nothing; the pushes carry each
+// new version.  Every sentence about the match (whose turn, the result, the seats, the offers) is
+// the server's, worded by nomv/play/wording.py in the page's language (the socket's ?lang=, the
+// requests' Accept-Language).
+import { ApiError, get, post } from "./api.js";
 import { draw, keepTextsReadable } from "./board.js";
 import { el, clear } from "./dom.js";
 import { lang, localized, t } from "./i18n.js";
 import { ILLEGAL, MoveInput, PLAY } from "./moveinput.js";
+import { Clocks } from "./clock.js";
+import { moveList, plyForKey } from "./movelist.js";
+import { actionButtons, flipButton, isFlipped, ratingChange, ratingText, turnTitle } from "./matchparts.js";
 
 // Whether the board shows coordinates: null (as nomv starts: around the edge where the board
 // has them), true or false; the reader's choice is kept.
@@ -19,15 +27,19 @@ function keptCoordinates() {
   } catch (e) { return null; }
 }
 
-export function matchPage(root, matchId, me, onChange) {
+export function matchPage(root, matchId, me, onChange, onRematch) {
   let match = null;           // the server's last answer: the match as you may see it
   let input = null;           // the move being clicked, when it is your turn
   let browsing = null;        // {ply, scene, marks} while an earlier position is shown
   let message = "";           // what the last click or request did
   let sending = false;
   let socket = null, retry = 0, closed = false, live = false;
+  const replies = new Map();  // moves sent over the socket: id -> {resolve, reject}
+  let lastTag = 0;
   let shownCoordinates = keptCoordinates();
-  const ratings = new Map();  // user name -> rating in this game
+  const ratings = new Map();  // user name -> {rating, provisional} in this game
+  let flipped = isFlipped(matchId);
+  const clocks = new Clocks(t, (seat) => match ? match.seats[seat - 1].label : "", () => load());
 
   // The board's root: data-ply (the position shown) and, once the match has ended, data-outcome;
   // under it the buttons of the steps that have no place on the board (pass, roll).
@@ -48,6 +60,10 @@ export function matchPage(root, matchId, me, onChange) {
     if (event.target.closest("input, textarea, select")) return;
     if (event.key === "Enter") done();
     else if (event.key === "Escape") back();
+    else if (match && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      const ply = plyForKey(event.key, browsing ? browsing.ply : match.ply, match.ply);
+      if (ply !== null) { event.preventDefault(); browse(ply); }
+    }
   };
   document.addEventListener("keydown", onKey);
   const onResize = () => keepTextsReadable(board);
@@ -66,6 +82,8 @@ export function matchPage(root, matchId, me, onChange) {
       input = myTurn() ? new MoveInput(match.legal_moves) : null;
       if (browsing && browsing.ply > match.ply) browsing = null;
     }
+    clocks.set(match);
+    document.title = turnTitle(match, myTurn());
     loadRatings();
     render();
     onChange && onChange(match);
@@ -91,11 +109,27 @@ export function matchPage(root, matchId, me, onChange) {
       if (event.data === "pong") return;
       let data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
+      if (data && (data.type === "moved" || data.type === "error")) {
+        const waiting = replies.get(data.id);
+        replies.delete(data.id);
+        if (waiting) {
+          if (data.type === "moved") waiting.resolve(data);
+          else waiting.reject(new ApiError(data.status, data));
+        }
+        return;
+      }
       if (data && data.match) update(data.match);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       live = false;
+      for (const waiting of replies.values()) waiting.reject(new ApiError(0, { message: t("connection lost") }));
+      replies.clear();
       if (closed) return;
+      if (event.code === 1008) {         // refused (the session ended, no such match): no retry
+        message = event.reason || t("connection lost");
+        render();
+        return;
+      }
       render();
       // Reconnect, a little later each time: the first message then catches up.
       retry = Math.min(retry + 1, 5);
@@ -117,6 +151,20 @@ export function matchPage(root, matchId, me, onChange) {
     else if (result.kind === PLAY) return send(input.moves[result.move].steps);
     else message = "";
     render();
+    if (result.kind !== ILLEGAL) showNextSteps();
+  }
+
+  // After a click that leaves the move unfinished: when none of the places to click next is in
+  // view (on a phone, a tile's rotations drawn under the board), the first comes into view.
+  function showNextSteps() {
+    const clicked = new Set(input ? input.clicked : []);
+    const next = [...board.querySelectorAll("svg .clickable[data-step]"), ...stepBar.querySelectorAll("button.clickable")]
+      .filter((node) => !clicked.has(node.getAttribute("data-step")));
+    const inView = (node) => {
+      const box = node.getBoundingClientRect();
+      return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+    };
+    if (next.length && !next.some(inView)) next[0].scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   function done() {
@@ -135,9 +183,15 @@ export function matchPage(root, matchId, me, onChange) {
     message = t("Playing {move}…", { move: notation });
     render();
     try {
-      await post(`/api/matches/${matchId}/moves`, { ply: match.ply, move: steps });
+      // the answer is the match after the move, as you see it (its push may have come first)
+      const body = { ply: match.ply, move: steps };
+      if (socket && socket.readyState === 1) {
+        const answer = await overSocket(body);
+        if (answer.match) update(answer.match);
+      } else {
+        update(await post(`/api/matches/${matchId}/moves`, body));
+      }
       message = "";
-      update(await get(`/api/matches/${matchId}`));
     } catch (e) {
       message = e.message;
       if (e.body && e.body.match) update(e.body.match, true);     // a stale ply: the position now
@@ -148,13 +202,25 @@ export function matchPage(root, matchId, me, onChange) {
     }
   }
 
+  // A move over the match's WebSocket: answered there as POST .../moves would answer it.
+  function overSocket(body) {
+    return new Promise((resolve, reject) => {
+      const id = ++lastTag;
+      replies.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ type: "move", id, ...body }));
+    });
+  }
+
   async function act(path, body, sure) {
     if (sure && !window.confirm(sure)) return;
     try {
-      update(await post(`/api/matches/${matchId}/${path}`, body), true);
+      const answer = await post(`/api/matches/${matchId}/${path}`, body);
+      // (every act answers the match as you see it; read it again should an answer not be one)
+      update(answer && Array.isArray(answer.seats) ? answer : await get(`/api/matches/${matchId}`), true);
       message = "";
     } catch (e) {
       message = e.message;
+      if (e.status === 409) { try { update(await get(`/api/matches/${matchId}`), true); } catch (err) { /* shown */ } }
     }
     render();
   }
@@ -163,6 +229,7 @@ export function matchPage(root, matchId, me, onChange) {
 
   async function browse(ply) {
     if (ply >= match.ply) { browsing = null; render(); return; }
+    if (browsing && browsing.ply === ply) return;
     try {
       const shown = await get(`/api/matches/${matchId}/positions/${ply}`);
       browsing = shown;
@@ -178,7 +245,7 @@ export function matchPage(root, matchId, me, onChange) {
         ratings.set(seat.user, null);
         get(`/api/users/${encodeURIComponent(seat.user)}`).then((profile) => {
           const row = (profile.ratings || []).find((r) => r.game === match.game);
-          ratings.set(seat.user, row ? row.rating : null);
+          ratings.set(seat.user, row || null);
           render();
         }).catch(() => {});
       }
@@ -204,6 +271,7 @@ export function matchPage(root, matchId, me, onChange) {
       }
     }
     board.setAttribute("data-ply", String(browsing ? browsing.ply : match.ply));
+    board.classList.toggle("flipped", flipped);
     if (match.status === "ended" && match.outcome) board.setAttribute("data-outcome", JSON.stringify(match.outcome.ranks || []));
     else board.removeAttribute("data-outcome");
     board.setAttribute("aria-label", `${localized(match.title, match.game)}, ${t("Moves")}: ${match.ply}`);
@@ -223,6 +291,16 @@ export function matchPage(root, matchId, me, onChange) {
     panel.append(el("h1", { class: "title", text: localized(match.title, match.game) }));
     panel.append(el("p", { class: "live " + (live ? "on" : "off"), text: live ? t("Live") : t("Connection lost: reconnecting…") }));
 
+    // The bar of the first screen (on a phone it stays above the board): the one line, whose
+    // turn it is or how the match ended, and the clocks.
+    const bar = el("div", { class: "status turnbar" + (myTurn() ? " mine" : "") });
+    if (match.line && match.line.text) {
+      const kind = match.line.kind;
+      bar.append(el("p", { class: kind === "result" ? "result" : "turn", "data-turn": kind, text: match.line.text }));
+    }
+    bar.append(clocks.node);
+    panel.append(bar);
+
     // The seats: the role, who plays it, and what the server says beside (you, thinking, the
     // computer's estimate, a challenge not accepted yet); the rating in this game.
     const seats = el("ol", { class: "seats" });
@@ -230,28 +308,21 @@ export function matchPage(root, matchId, me, onChange) {
       const turn = match.status === "active" && match.to_move === seat.seat;
       const notes = [...(seat.notes || [])];
       const rating = seat.user && ratings.get(seat.user);
-      if (typeof rating === "number") notes.push(`${t("rating")} ${Math.round(rating)}`);
+      if (rating && typeof rating.rating === "number") notes.push(`${t("rating")} ${ratingText(rating)}`);
       seats.append(el("li", { class: "seat" + (turn ? " turn" : ""), "data-seat": seat.seat },
         el("span", { class: "marker", text: turn ? "▶" : "" }),
         el("span", { class: "role", text: seat.role }),
-        el("span", { class: "who", text: seat.label }),
-        el("span", { class: "note", text: notes.join(" · ") })));
+        seat.user ? el("a", { class: "who", href: `/users/${encodeURIComponent(seat.user)}`, text: seat.label })
+          : el("span", { class: "who", text: seat.label }),
+        el("span", { class: "note", text: notes.join(" · ") }, ratingChange(match, seat.seat))));
     }
     panel.append(seats);
 
-    // The one line: whose turn it is or how the match ended; the offers pending; the script's
-    // status; the clock; what a click does.
-    const lines = el("div", { class: "status" });
-    if (match.line && match.line.text) {
-      const kind = match.line.kind;
-      lines.append(el("p", { class: kind === "result" ? "result" : "turn", "data-turn": kind, text: match.line.text }));
-    }
+    // The offers pending; the script's status; what a click does.
+    const lines = el("div", { class: "status notes" });
     for (const offer of match.offers || []) lines.append(el("p", { class: "offer", text: offer }));
     const status = browsing ? localized(browsing.scene && browsing.scene.status) : match.status_line;
     if (status) lines.append(el("p", { class: "script-status", text: status }));
-    if (match.seconds_left !== null && match.seconds_left !== undefined) {
-      lines.append(el("p", { class: "clock", text: t("{time} left to move", { time: duration(match.seconds_left) }) }));
-    }
     if (match.script_error) lines.append(el("p", { class: "error", text: t("The game's script failed: {error}", { error: match.script_error }) }));
     if (browsing) lines.append(el("p", { class: "browsing", text: t("Move {k} of {n}: an earlier position", { k: browsing.ply, n: match.ply }) }));
     else if (input) {
@@ -279,6 +350,7 @@ export function matchPage(root, matchId, me, onChange) {
           render();
         } }));
     }
+    controls.append(flipButton(flipped, (on) => { flipped = on; render(); }));
     panel.append(controls);
 
     // Resign, draws, takebacks, challenges.
@@ -301,36 +373,14 @@ export function matchPage(root, matchId, me, onChange) {
         actions.append(el("button", { "data-action": "takeback", text: t("Ask to take back"), onclick: () => act("takeback", { action: "ask" }) }));
       }
     }
-    if (match.status === "waiting" && mine.length) {
-      const seat = match.seats.find((s) => s.you);
-      if (seat && !seat.accepted) {
-        actions.append(el("button", { "data-action": "accept", text: t("Accept"), onclick: () => act("accept", {}) }));
-        actions.append(el("button", { "data-action": "decline", text: t("Decline"), onclick: () => act("decline", {}) }));
-      }
-      actions.append(el("button", { "data-action": "cancel", text: t("Cancel the match"), onclick: () => act("cancel", {}) }));
-    }
+    actions.append(...actionButtons(match, me, act, onRematch));
     if (match.status === "ended") {
       actions.append(el("a", { href: `/api/matches/${matchId}/record`, "data-action": "record", text: t("Download the record") }));
     }
     panel.append(actions);
 
     // The move list: a click shows the position after that move.
-    const list = el("ol", { class: "moves", "aria-label": t("Moves") });
-    match.moves.forEach((notation, k) => {
-      const shownPly = browsing ? browsing.ply : match.ply;
-      list.append(el("li", {},
-        el("button", { class: "move" + (shownPly === k + 1 ? " current" : ""), "data-ply": k + 1,
-                       text: notation, onclick: () => browse(k + 1) })));
-    });
-    panel.append(el("h2", { text: t("Moves") }), el("button", { class: "move start", "data-ply": 0, text: "0", onclick: () => browse(0) }), list);
-  }
-
-  function duration(seconds) {
-    const s = Math.floor(seconds % 60), m = Math.floor((seconds % 3600) / 60), h = Math.floor((seconds % 86400) / 3600);
-    if (seconds >= 86400) return t("{d}d {h}h", { d: Math.floor(seconds / 86400), h });
-    if (seconds >= 3600) return t("{h}h {m}min", { h: Math.floor(seconds / 3600), m });
-    if (seconds >= 60) return t("{m}min {s}s", { m: Math.floor(seconds / 60), s });
-    return t("{s}s", { s: Math.floor(seconds) });
+    panel.append(el("h2", { text: t("Moves") }), moveList(match, browsing ? browsing.ply : match.ply, browse, t));
   }
 
   load().then(connect);
@@ -339,6 +389,7 @@ export function matchPage(root, matchId, me, onChange) {
     close() {
       closed = true;
       clearInterval(ping);
+      clocks.close();
       document.removeEventListener("keydown", onKey);
       window.removeEventListener("resize", onResize);
       if (socket) socket.close();
