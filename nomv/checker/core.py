@@ -666,7 +666,17 @@ class _ScriptChecker:
         while True:
             here = f"{where}, ply {ply}"
             if deadline is not None and ply >= FULL_PLIES and self._cpu() > deadline:
-                self.tier["cut"] += 1       # (its share is spent: the plies so far are replayed)
+                # Its share is spent: the position it stopped at stands for the final one (its
+                # text; the scene had its checks at every ply so far), and the plies so far are
+                # replayed.
+                self.tier["cut"] += 1
+                if "text" in hooks:
+                    try:
+                        engine.text(state)
+                    except ScriptError as exc:
+                        self.script_error(exc, f"{here}, where the game stopped")
+                        return False
+                    exercised.add("text")
                 if replay and not changed:
                     self._replay(values, seed, trail, where, dumps, listed)
                 return True
