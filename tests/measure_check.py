@@ -2,14 +2,17 @@
 by side in one run (not a test: run it by hand, figures go to docs/checker.md):
 
     python tests/measure_check.py --against 0e88a0d --against main [--no-tree] [--rounds 1] [GAME ...] [-- CHECK ARGS]
+    python tests/measure_check.py --against main --together --rounds 2        # nomv check games/*.lua
+    python tests/measure_check.py --against main --found tests/scripts/bad    # what each side finds
 
 Each side is a revision's nomv, taken with ``git archive`` into a temporary folder and run with
 this Python and its packages (the same lupa, so the same LuaJIT and Lua 5.4), or this tree
 itself (the side ``tree``).  Every side checks the same scripts, this tree's games/ (or the
 paths given), with ``nomv check SCRIPT --jobs 1 --json`` and the check arguments given after
 ``--`` (a revision that refuses today's script at its static checks checks it without the
-options' labels, else its own copy of the game, marked so); for each game the sides take turns, the first side changing from one round to the next,
-so that a machine that grows busier slows every side alike.  What is measured is the CPU time
+options' labels, else its own copy of the game, marked so); for each game the sides take turns,
+the first side changing from one round to the next, so that a machine that grows busier slows
+every side alike.  What is measured is the CPU time
 of the whole command, its worker processes included (they are its children: their time comes
 back when it waits for them), as the operating system counts it: a busy machine stretches the
 wall time, not that.  Printed: a table of CPU seconds per game and side (the median of the
@@ -49,8 +52,9 @@ def extract(rev: str, where: Path) -> tuple[str, str]:
     return commit[:10], str(folder)
 
 
-def run_check(pythonpath: str, script: str, extra: list[str], cwd: Path) -> dict:
-    """One `nomv check` of one script: its JSON, and the CPU and wall seconds it took."""
+def run_check(pythonpath: str, script: str | list[str], extra: list[str], cwd: Path) -> dict:
+    """One `nomv check` of one script (one at a time), or of several (one per CPU at a time, as
+    nomv check does by default): its JSON, and the CPU and wall seconds it took."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NOMV_PATH", "NOMV_LUA")}
     env["PYTHONPATH"] = pythonpath
     env["XDG_DATA_HOME"] = str(cwd)                      # no user's games
@@ -58,7 +62,8 @@ def run_check(pythonpath: str, script: str, extra: list[str], cwd: Path) -> dict
         env["XDG_CACHE_HOME"] = fresh                     # no report kept from an earlier check
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "nomv", "check", script, "--jobs", "1", "--json", *extra],
+        what = [script, "--jobs", "1"] if isinstance(script, str) else script
+        done = subprocess.run([sys.executable, "-m", "nomv", "check", *what, "--json", *extra],
                               capture_output=True, text=True, cwd=str(cwd), env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -102,6 +107,8 @@ def main() -> None:
     ap.add_argument("--found", action="append", default=[], metavar="FOLDER",
                     help="instead: the broken scripts of FOLDER (each naming the code and line it must "
                          "give in a first line '-- expect: CODE LINE'): how many each side finds")
+    ap.add_argument("--together", action="store_true",
+                    help="instead: one nomv check of all the scripts (one per CPU at a time) a side and round")
     ap.add_argument("games", nargs="*", help="games of games/ by name, or paths (default: every bundled game)")
     args = ap.parse_args(argv)
     if args.found:
@@ -114,6 +121,9 @@ def main() -> None:
         sides = [extract(rev, where) for rev in args.against] + ([] if args.no_tree else [("tree", str(ROOT))])
         work = where / "run"
         work.mkdir()
+        if args.together:
+            together(sides, scripts, extra, work, args.rounds)
+            return
         rows = []
         for script in scripts:
             runs: dict[str, list[dict]] = {label: [] for label, _ in sides}
@@ -134,7 +144,8 @@ def main() -> None:
                             result = run_check(path, str(own), extra, work)
                             result["own"] = "its own script"
                     runs[label].append(result)
-                    print(f"  {Path(script).stem} {label}{' (' + result['own'] + ')' if result.get('own') else ''}: {result['cpu']:.1f} s CPU, {result['wall']:.1f} s wall, "
+                    how = f" ({result['own']})" if result.get("own") else ""
+                    print(f"  {Path(script).stem} {label}{how}: {result['cpu']:.1f} s CPU, {result['wall']:.1f} s wall, "
                           f"{tiers(result['json'])} games, {found(result['json'])}", file=sys.stderr, flush=True)
             rows.append((script, runs))
     labels = [label for label, _ in sides]
@@ -150,14 +161,34 @@ def main() -> None:
         cpu = {label: statistics.median(x["cpu"] for x in runs[label]) for label in labels}
         for label in labels:
             totals[label] += cpu[label]
-        cells = [f"{tiers(runs[label][-1]['json'])}; {cpu[label]:.1f}" + (f" ({runs[label][-1]['own']})" if runs[label][-1].get("own") else "")
-                 for label in labels]
+        cells = [f"{tiers(runs[label][-1]['json'])}; {cpu[label]:.1f}"
+                 + (f" ({runs[label][-1]['own']})" if runs[label][-1].get("own") else "") for label in labels]
         ratios = [f"{cpu[label] / cpu[labels[0]]:.2f}" if cpu[labels[0]] else "-" for label in labels[1:]]
         print(f"| {Path(name).stem} | " + " | ".join(cells + ratios) + " |")
     print(f"| all {len(rows)} | " + " | ".join(f"{totals[label]:.1f}" for label in labels) + " | "
           + " | ".join(f"{totals[label] / totals[labels[0]]:.2f}" for label in labels[1:]) + " |")
     for name, runs in rows:
         print(f"{Path(name).stem}: " + "; ".join(f"{label}: {found(runs[label][-1]['json'])}" for label in labels))
+
+
+def together(sides: list[tuple[str, str]], scripts: list[str], extra: list[str], work: Path, rounds: int) -> None:
+    """nomv check of all the scripts at once, each side in turn, `rounds` times."""
+    runs: dict[str, list[dict]] = {label: [] for label, _ in sides}
+    for r in range(rounds):
+        for label, path in sides[r % len(sides):] + sides[:r % len(sides)]:
+            result = run_check(path, scripts, extra, work)
+            runs[label].append(result)
+            data = result["json"]
+            print(f"  round {r + 1} {label}: {result['cpu']:.1f} s CPU, {result['wall']:.1f} s wall, "
+                  f"{data.get('games', 0)} + {data.get('fast_games', 0):,} games, "
+                  f"{data.get('errors', '?')} errors, {data.get('warnings', '?')} warnings", file=sys.stderr, flush=True)
+    print(f"nomv check {len(scripts)} scripts --json {' '.join(extra)}".rstrip() + f"; median of {rounds}")
+    print("| side | CPU s | wall s | errors, warnings |")
+    print("| --- | --- | --- | --- |")
+    for label, _ in sides:
+        xs = runs[label]
+        print(f"| {label} | {statistics.median(x['cpu'] for x in xs):.1f} | {statistics.median(x['wall'] for x in xs):.1f} | "
+              f"{xs[-1]['json'].get('errors', '?')}, {xs[-1]['json'].get('warnings', '?')} |")
 
 
 def print_found(rows: list, labels: list[str], extra: list[str]) -> None:
