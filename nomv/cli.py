@@ -521,14 +521,16 @@ def cmd_check(args) -> int:
     paths = []
     for name in args.scripts:
         paths.append(name if name.endswith(".lua") or os.sep in name else str(catalog.find(name).path))
+    # (the end of the report: each script's speed, and nomv profile when a hook clearly
+    # dominates, measured in each script's job)
     report = check(paths, playouts=args.playouts, seed=args.seed,
                    options=_option_pairs(args.option) or None, text_options=True,
                    runtime=args.lua, max_plies=args.max_plies, coverage=not args.no_coverage,
                    extremes=not args.quick, jobs=args.jobs or os.cpu_count() or 1,
-                   limits=args.limits, seconds=args.seconds)
-    # The end of the report: each script's speed, and nomv profile when a hook clearly dominates.
-    from .profile import check_speed, format_check_speed
-    speed = check_speed(report.scripts, _option_pairs(args.option) or None, args.limits)
+                   limits=args.limits, seconds=args.seconds, thorough=args.thorough, speed=True,
+                   cache=not args.fresh)
+    from .profile import format_check_speed
+    speed = [s.speed for s in report.scripts if s.speed is not None]
     if args.json:
         print(json.dumps({**report.to_json(), "speed": speed}, indent=2))
     else:
@@ -864,9 +866,16 @@ def _add_check(sub, common: argparse.ArgumentParser) -> None:
                    help="check only games with these options (repeatable)")
     p.add_argument("--max-plies", type=int, default=1000, help="a game longer than this is an error (default 1000)")
     p.add_argument("--quick", action="store_true", help="skip the options' extremes")
+    p.add_argument("--thorough", action="store_true",
+                   help="give every variant half the budget and every option's extreme a tenth, "
+                        "with whole games and the counts whatever they cost (by default they share "
+                        "the defaults' budget and stop early once every hook has run)")
     p.add_argument("--jobs", type=int, default=0, metavar="N",
                    help="check N scripts at once in separate processes (default: one per CPU)")
     p.add_argument("--no-coverage", action="store_true", help="do not trace which lines run (faster)")
+    p.add_argument("--fresh", action="store_true",
+                   help="check every script again, even one unchanged since its last check with the same "
+                        "settings (whose report is otherwise shown again)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)
 

@@ -198,6 +198,7 @@ SEARCH = Request("search", _searched)            # its indices back from 1-based
 COVERAGE_START = Request("coverage_start", _nothing)
 COVERAGE_PAUSE = Request("coverage_pause", _nothing)
 COVERAGE_STOP = Request("coverage_stop", _json_dict)
+COVERAGE_LINES = Request("coverage_lines", _int)
 MOVE_ADDED_AT = Request("move_added_at", _int_or_none, _plus_one)
 PROFILE = Request("profile", _json_dict)
 CHECK_GAMES = Request("check_games", _json_dict)
@@ -211,7 +212,7 @@ LAB_RULE_LINES = Request("lab_rule_lines", _json_list)
 CODEC: dict[str, Request[Any]] = {r.name: r for r in (
     CHECK, SETUP, MOVES, MOVE_COUNT, PLAY, PLAY_STEPS, RESULT, TO_MOVE, NOTATIONS, PARSE, SCENE, TEXT, VIEW,
     DETERMINIZE, EVALUATE, DUMP, RANDOM_MOVES, STEPS_MOVES, PLAYOUT, MOVE_GENERATION, PERFT, PRINTED,
-    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, MOVE_ADDED_AT, CHECK_GAMES,
+    SEARCH_TREE, SEARCH, COVERAGE_START, COVERAGE_PAUSE, COVERAGE_STOP, COVERAGE_LINES, MOVE_ADDED_AT, CHECK_GAMES,
     CHECK_TRAIL, PLAY_CHANGED_AT, PROFILE, LAB_GAMES, LAB_RULE_LINES)}
 
 
@@ -276,6 +277,7 @@ class Engine(Protocol):
     def coverage_start(self, keep: bool = False) -> None: ...
     def coverage_pause(self) -> None: ...
     def coverage_stop(self) -> dict[str, Any]: ...
+    def coverage_lines(self) -> int: ...
     def move_added_at(self, state: State, index: int) -> int | None: ...
     # -- the checker's fast tier and blame (nomv/lua/host/checks.lua) -------------------------
     def check_games(self, options: dict[str, Any], seed: list[int], games: int, players: int,
@@ -484,6 +486,10 @@ class EngineBase:
     def coverage_stop(self) -> dict[str, Any]:
         """Stops recording; returns {"ran": [lines], "active": [lines that can run]}."""
         return self._ask(COVERAGE_STOP)
+
+    def coverage_lines(self) -> int:
+        """How many lines of the script have run since coverage began."""
+        return self._ask(COVERAGE_LINES)
 
     def move_added_at(self, state: State, index: int) -> int | None:
         """The line of the script that added item ``index`` (from 0) to the list ``moves``

@@ -616,25 +616,38 @@ CHECK_SECONDS = 0.25
 def check_speed(scripts: list[Any], options: dict[str, Any] | None = None, limits: Any = None) -> list[dict[str, Any]]:
     """For nomv check: each script's random games/s (from the check's own playouts), and the
     hook that clearly dominates a short profile of them, if one does.  Scripts with errors are
-    left out (their speed means nothing yet)."""
+    left out (their speed means nothing yet).  (The checker measures it itself, on the worker
+    that played its fast games: :func:`speed_of`.)"""
     out = []
     for report in scripts:
-        stats = report.stats
-        if not stats or report.errors:
+        if not report.stats or report.errors:
             continue
-        row: dict[str, Any] = {"path": report.path, "runtime": stats["runtime"],
-                               "games_per_second": stats["games_per_second"]}
         try:
-            with Game.load(report.path, runtime=stats["runtime"], limits=limits) as game:
-                quick = profile(game, options, seconds=CHECK_SECONDS, text=True, full=False)
-            row["hooks"] = {k: round(v, 3) for k, v in quick.hooks.items()}
-            found = quick.dominant(DOMINANT)
-            if found:
-                row["dominant"] = {"hook": found[0], "share": round(found[1], 3)}
+            with Game.load(report.path, runtime=report.stats["runtime"], limits=limits) as game:
+                out.append(speed_of(report, game, options))
         except NomvError as exc:           # (the check has said what is wrong with the script)
-            row["profile_error"] = str(exc)
-        out.append(row)
+            out.append({**_speed_head(report), "profile_error": str(exc)})
     return out
+
+
+def _speed_head(report: Any) -> dict[str, Any]:
+    return {"path": report.path, "runtime": report.stats["runtime"],
+            "games_per_second": report.stats["games_per_second"]}
+
+
+def speed_of(report: Any, game: Game, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One script's speed line (see check_speed), the short profile played by `game`, the
+    script loaded on the runtime of the check's fast games."""
+    row = _speed_head(report)
+    try:
+        quick = profile(game, options, seconds=CHECK_SECONDS, text=True, full=False)
+        row["hooks"] = {k: round(v, 3) for k, v in quick.hooks.items()}
+        found = quick.dominant(DOMINANT)
+        if found:
+            row["dominant"] = {"hook": found[0], "share": round(found[1], 3)}
+    except NomvError as exc:               # (the check has said what is wrong with the script)
+        row["profile_error"] = str(exc)
+    return row
 
 
 def format_check_speed(rows: list[dict[str, Any]]) -> list[str]:

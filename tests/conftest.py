@@ -35,6 +35,7 @@ def _isolated_user_dir(tmp_path_factory, monkeypatch):
     # Tests must not pick up (or write) games in the developer's own folders.
     home = tmp_path_factory.mktemp("xdg")
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))   # (nomv check's kept reports)
     monkeypatch.delenv("NOMV_PATH", raising=False)
     # `nomv play` in window mode sets runtime and limit defaults for its process: clear them.
     for var in ("NOMV_LUA", "NOMV_TIME_LIMIT", "NOMV_MEMORY_MB"):

@@ -37,12 +37,12 @@ class FakeClock:
     by ``per_fast_game`` for each fast game: how many games a budget buys then never depends on
     the machine."""
 
-    def __init__(self, monkeypatch, per_game: float, per_fast_game: float):
+    def __init__(self, monkeypatch, per_game: float, per_fast_game: float, per_ply: float = 0.0):
         from nomv.checker import core
         from nomv.engine import EngineBase
         self.t = 0.0
         monkeypatch.setattr(core, "cpu_clock", lambda workers=(): self.t)
-        play, fast = core._ScriptChecker._play_game, EngineBase.check_games
+        play, fast, ply = core._ScriptChecker._play_game, EngineBase.check_games, EngineBase.play
 
         def played(checker, *args, **kwargs):
             try:
@@ -57,9 +57,19 @@ class FakeClock:
                 self.t += games * per_fast_game
         monkeypatch.setattr(core._ScriptChecker, "_play_game", played)
         monkeypatch.setattr(EngineBase, "check_games", fast_played)
+        if per_ply:      # (also each ply of a game checked ply by ply, and of its replays)
+            def ply_played(engine, state, index):
+                self.t += per_ply
+                return ply(engine, state, index)
+            monkeypatch.setattr(EngineBase, "play", ply_played)
 
 
-@pytest.mark.parametrize("path", BAD_SCRIPTS, ids=[p.stem for p in BAD_SCRIPTS])
+#: (The two of issue 29 that only the defaults find have a test of their own, on both runtimes:
+#: test_the_defaults_find_the_rare_dead_end_and_the_wide_duplicate_on_either_runtime.)
+ONE_RUNTIME = [p for p in BAD_SCRIPTS if p.stem not in ("e052_othello_dead_end", "e051_amazons_duplicate")]
+
+
+@pytest.mark.parametrize("path", ONE_RUNTIME, ids=[p.stem for p in ONE_RUNTIME])
 def test_broken_script_reports_its_code_and_line(path, monkeypatch):
     code, line = expectation(path)
     # A short time limit for the hangs; room for the others, whose worker a busy machine may keep
@@ -101,17 +111,45 @@ def test_a_script_broken_as_a_new_author_breaks_one_is_found_with_the_defaults(p
 
 RARE = BAD / "e052_rare_dead_end.lua"
 
+#: Issue 29's cases that only the defaults' budget finds, with their words: a plain Othello whose
+#: dead end (both players blocked, empty squares left) one random game in a hundred reaches, and
+#: a plain Amazons (2,176 moves at the start) that lists a move twice.
+DEFAULTS_FIND = {
+    "e052_othello_dead_end": "moves returned no move, but result says the game is not over "
+                             "(defaults, fast random game 200, ply 60)",
+    "e051_amazons_duplicate": "the move d1-d2-d1 is listed twice (defaults, seed 0, ply 0)",
+}
 
-def test_a_rare_dead_end_escapes_a_few_games_but_not_the_default_budget(monkeypatch):
+
+@pytest.mark.parametrize("runtime", ["jit", "5.4"])
+@pytest.mark.parametrize("name", sorted(DEFAULTS_FIND))
+def test_the_defaults_find_the_rare_dead_end_and_the_wide_duplicate_on_either_runtime(name, runtime, monkeypatch):
+    # The default budget on a clock that makes a game checked ply by ply cost 1.5 s (as the
+    # Amazons' first game does: the wide game plays that one, then fast games) and a fast game
+    # 1 ms; the fast games (and the replay of the one that met the dead end) on the runtime
+    # chosen.
+    path = BAD / f"{name}.lua"
+    code, line = expectation(path)
+    FakeClock(monkeypatch, 1.5, 0.001)
+    s = check(path, runtime=runtime, limits=ROOMY, stats_games=0, coverage=False).scripts[0]
+    assert [(d.code, d.line, d.message) for d in s.diagnostics] == [(code, line, DEFAULTS_FIND[name])]
+    # One game checked ply by ply (the duplicate is there at its first ply); the dead end is met
+    # by a fast game, which is then played again ply by ply.
+    assert (s.games, s.fast_found) == ((2, ["E052"]) if code == "E052" else (1, [])), (s.games, s.fast_found)
+
+
+@pytest.mark.parametrize("runtime", ["jit", "5.4"])
+def test_a_rare_dead_end_escapes_a_few_games_but_not_the_default_budget(monkeypatch, runtime):
     # About one game in a hundred reaches the dead end (it depends on the rng given to setup).
-    # (No fast games here: a few hundred of them might stumble on it too.)
-    few = check(RARE, playouts=5, seconds=0, stats_games=0, coverage=False)
+    # (No fast games here: a few hundred of them might stumble on it too.)  The fast games run
+    # on the runtime chosen (the games checked ply by ply on Lua 5.4 either way).
+    few = check(RARE, playouts=5, seconds=0, stats_games=0, coverage=False, runtime=runtime)
     assert few.ok and few.scripts[0].games == 5, few.format()
     # The default budget, at 50 ms a game checked ply by ply (30 of them in 1.5 s) and 1 ms a
     # fast game (1,500 of them): the fast games find it, and it is reported as the full checks
     # of that game, played again ply by ply, word it.
     FakeClock(monkeypatch, 0.05, 0.001)
-    found = check(RARE, stats_games=0, coverage=False)   # (traced fast games would find it first)
+    found = check(RARE, stats_games=0, coverage=False, runtime=runtime)   # (traced fast games would find it first)
     e052 = [d for d in found.diagnostics if d.code == "E052"]
     assert e052 and e052[0].line == expectation(RARE)[1], found.format()
     assert re.search(r"\(defaults, fast random game [\d,]+, ply \d+\)$", e052[0].message), e052[0].message
@@ -139,15 +177,70 @@ def test_the_budget_is_spent_in_two_tiers(monkeypatch, tmp_path):
     assert check(never, seconds=1, stats_games=0, coverage=False).scripts[0].games == 1
     FakeClock(monkeypatch, 1 / 64, 1 / 1024)
     assert check(never, seconds=0, stats_games=0, coverage=False).scripts[0].games == 20
-    # A variant gets half the budget (16 + 256 games), each option's extreme a tenth (0.1 s:
-    # 4 games checked ply by ply, then fast games for the 0.0375 s left: 16, then 23).
-    never.write_text(never.read_text(encoding="utf-8").replace(
-        '  name = "bad",', '  name = "bad",\n  options = {colour = {default = "red", choices = {"red", "blue", "green"}}},\n'
-        '  variants = {blue = {colour = "blue"}},'), encoding="utf-8")
+    # --thorough: a variant gets half the budget (16 + 256 games), each option's extreme a tenth
+    # (0.1 s: 4 games checked ply by ply, then fast games for the 0.0375 s left: 39).
+    never.write_text(with_options(never, ["red", "blue", "green"]), encoding="utf-8")
     FakeClock(monkeypatch, 1 / 64, 1 / 1024)
-    s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
+    s = check(never, playouts=2, seconds=1, stats_games=0, coverage=False, thorough=True).scripts[0]
     assert s.configurations == ["defaults", "variant 'blue'", "option colour=green"], s.configurations
     assert (s.games, s.fast_games) == (32 + 16 + 4, 512 + 256 + 39), (s.games, s.fast_games)
+    assert [t["games"] for t in s.tiers] == [32, 16, 4] and s.thorough
+
+
+def with_options(path: Path, colours: list[str], variant: bool = True) -> str:
+    """The script at `path` with an option of these colours (the first the default) and a
+    variant that picks the second."""
+    choices = ", ".join(f'"{c}"' for c in colours)
+    return path.read_text(encoding="utf-8").replace(
+        '  name = "bad",', f'  name = "bad",\n  options = {{colour = {{default = "{colours[0]}", choices = {{{choices}}}}}}},\n'
+        + (f'  variants = {{blue = {{colour = "{colours[1]}"}}}},' if variant else ''))
+
+
+def test_beside_the_defaults_configurations_share_the_budget_and_stop_early(monkeypatch, tmp_path):
+    never = RARE.read_text(encoding="utf-8").replace("rng:int(100) == 40", "false")
+    (tmp_path / "never.lua").write_text(never, encoding="utf-8")
+    variant, extreme = tmp_path / "variant.lua", tmp_path / "extreme.lua"
+    variant.write_text(with_options(tmp_path / "never.lua", ["red", "blue"]), encoding="utf-8")
+    extreme.write_text(with_options(tmp_path / "never.lua", ["red", "green"], variant=False), encoding="utf-8")
+    # Without --thorough, a variant's games checked ply by ply stop after the first, which
+    # called every hook, and its fast games take the rest of its half of the budget (0.5 s:
+    # 496 at 1/1024 s); with --thorough its games checked ply by ply take their share (16).
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(variant, playouts=2, seconds=1, stats_games=0, coverage=False).scripts[0]
+    assert [(t["label"], t["games"], t["fast_games"]) for t in s.tiers] == [
+        ("defaults", 32, 512), ("variant 'blue'", 1, 496)], s.tiers
+    assert all(t["hooks"] == ["moves", "play", "result", "setup"] and not t["hooks_missed"] for t in s.tiers)
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(variant, playouts=2, seconds=1, stats_games=0, coverage=False, thorough=True).scripts[0]
+    assert [(t["games"], t["fast_games"]) for t in s.tiers] == [(32, 512), (16, 256)], s.tiers
+    # Twelve colours: the variant's half and ten extremes' tenths (1.5 s) are scaled down to
+    # share half the defaults' 1 s (the extreme c1 is the variant).
+    many = tmp_path / "many.lua"
+    many.write_text(with_options(tmp_path / "never.lua", [f"c{i}" for i in range(12)]), encoding="utf-8")
+    FakeClock(monkeypatch, 1 / 64, 1 / 1024)
+    s = check(many, seconds=1, stats_games=0, coverage=False).scripts[0]
+    budgets = [t["budget"] for t in s.tiers]
+    assert len(budgets) == 12 and budgets[0] == 1.0 and budgets[1] == pytest.approx(0.5 / 3, abs=0.001)
+    assert sum(budgets[1:]) == pytest.approx(0.5, abs=0.005), budgets
+    # An extreme's count of fast games is a floor while they take less than half its budget: an
+    # extreme whose game checked ply by ply took its whole 0.1 s plays 4 of its 20 fast games at
+    # 1/64 s each (0.0625 s)...
+    FakeClock(monkeypatch, 0.1, 1 / 64)
+    s = check(extreme, playouts=2, seconds=1, stats_games=200, coverage=False).scripts[0]
+    assert s.tiers[1]["label"] == "option colour=green" and s.tiers[1]["fast_games"] == 4, s.tiers
+    FakeClock(monkeypatch, 0.1, 1 / 64)       # ...with --thorough, all 20 whatever they cost
+    s = check(extreme, playouts=2, seconds=1, stats_games=200, coverage=False, thorough=True).scripts[0]
+    assert s.tiers[1]["fast_games"] == 20, s.tiers
+    # Its game checked ply by ply stops after its first two plies once its share (half of its
+    # 0.1 s) is spent: 0.03 s a ply, at ply 2 (the defaults' go on).
+    FakeClock(monkeypatch, 0.0, 1 / 1024, per_ply=0.03)
+    s = check(extreme, seconds=1, stats_games=0, coverage=False).scripts[0]
+    assert [(t["games"], t["plies"], t["cut"]) for t in s.tiers] == [(4, 12, 0), (1, 2, 1)], s.tiers
+    assert not s.errors
+    text = s.summary_lines()
+    # (its replays, 2 plies on each runtime, spent the rest of its 0.1 s: no fast game)
+    assert "  option colour=green: 1 game checked ply by ply (stopped after its first plies: its share of the " \
+           "time was spent); 0.2 s of CPU" in text, text
 
 
 def test_coverage_comes_from_fast_games_traced_on_lua54(monkeypatch):
@@ -164,7 +257,8 @@ def test_coverage_comes_from_fast_games_traced_on_lua54(monkeypatch):
 def test_the_report_says_how_many_games_and_how_long(capsys):
     assert main(["check", str(RARE), "--playouts", "4", "--seconds", "0", "--no-coverage", "--json"]) in (0, 1)
     data = json.loads(capsys.readouterr().out)["scripts"][0]
-    assert data["games"] == 4 and data["games_seconds"] > 0
+    # (the 200 fast games may meet the rare dead end: that game is played again ply by ply)
+    assert data["games"] == 4 + len(data["fast_found"]) and data["games_seconds"] > 0
     assert main(["check", str(GAMES / "tictactoe.lua"), "--playouts", "3", "--seconds", "0", "--quick"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"3 random games checked ply by ply and 203 fast random games over 1 configuration "
@@ -259,7 +353,7 @@ return {
   setup = function(opts, rng) return {n = 0, to_move = 1} end,
   moves = function(s)
     local x = 0
-    for i = 1, 20000 do x = x + i end
+    for i = 1, 80000 do x = x + i end
     return {{"a1"}, {"b1"}}
   end,
   play = function(s, m) return {n = s.n + 1, to_move = 3 - s.to_move} end,
@@ -270,7 +364,7 @@ return {
 
 def test_a_long_traced_fast_game_gets_the_time_limit_a_ply():
     # A fast game traced for coverage runs several times slower; its plies each take the limit
-    # afresh (40 plies of some 20 ms traced here, 0.8 s in all, under a limit of 0.5 s).
+    # afresh (40 plies of some 20 ms traced here, about 1 s in all, under a limit of 0.5 s).
     import nomv
     from nomv.game import seed_words
     game = nomv.Game(SLOW_PLIES, "slow.lua", "5.4", limits=Limits(time=0.5), isolate=False)
@@ -359,7 +453,7 @@ def test_report_figures(tmp_path):
 
 SCRIPT_KEYS = {"path", "name", "runtime", "errors", "warnings", "diagnostics", "configurations", "skipped",
                "games", "games_seconds", "plies", "fast_games", "fast_plies", "fast_seconds", "fast_found",
-               "branching", "stats", "coverage", "seconds", "cpu_seconds"}
+               "branching", "stats", "coverage", "seconds", "cpu_seconds", "tiers", "thorough", "cached"}
 
 
 def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsys):
@@ -388,6 +482,12 @@ def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsy
     assert good["games"] == 1 and 5 <= good["plies"] <= 9
     assert good["fast_games"] >= 200 and 5 * good["fast_games"] <= good["fast_plies"] <= 9 * good["fast_games"]
     assert good["stats"]["games"] == 200 and good["coverage"]["active"] >= good["coverage"]["covered"] > 0
+    # What each configuration played, and the hooks its games checked ply by ply called.
+    [tier] = good["tiers"]
+    assert (tier["label"], tier["games"], tier["plies"], tier["cut"]) == ("defaults", 1, good["plies"], 0)
+    assert tier["traced_games"] + tier["fast_games"] == good["fast_games"] and tier["traced_games"] >= 1
+    assert (tier["hooks"], tier["hooks_missed"]) == (["moves", "play", "result", "setup", "text"], [])
+    assert good["thorough"] is False and 0 < tier["seconds"] <= good["cpu_seconds"]
     for s in (bad, good):
         assert s["seconds"] > 0 and s["cpu_seconds"] >= s["games_seconds"] + s["fast_seconds"]
     assert good["games_seconds"] > 0 and good["fast_seconds"] > 0
@@ -395,6 +495,45 @@ def test_the_json_carries_the_time_the_findings_and_the_games_of_each_tier(capsy
     assert data["seconds"] >= max(bad["seconds"], good["seconds"])
     assert data["cpu_seconds"] == pytest.approx(bad["cpu_seconds"] + good["cpu_seconds"], abs=0.002)
     assert (data["games"], data["fast_games"]) == (2, 1 + good["fast_games"])
+
+
+def test_a_script_unchanged_since_its_check_gets_that_report_again(tmp_path, capsys):
+    # An author who checks a folder on every save changed one script: the others are not played
+    # again (the same text, settings and nomv give the same games), and the report says so.
+    game = tmp_path / "tictactoe.lua"
+    game.write_text((GAMES / "tictactoe.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    bad = tmp_path / "bad.lua"
+    bad.write_text((BAD / "e053_bad_result.lua").read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["check", str(game), str(bad), "--seconds", "0", "--playouts", "2", "--quick", "--jobs", "1"]
+
+    def run(*more):
+        code = main([*args, *more, "--json"])
+        return code, json.loads(capsys.readouterr().out)["scripts"]
+    code, first = run()
+    assert code == 1 and [s["cached"] for s in first] == [None, None]
+    code, again = run()
+    assert code == 1 and all(s["cached"] for s in again)
+    assert [s["diagnostics"] for s in again] == [s["diagnostics"] for s in first]
+    assert [(s["games"], s["fast_games"]) for s in again] == [(s["games"], s["fast_games"]) for s in first]
+    assert main([*args]) == 1
+    assert capsys.readouterr().out.count("unchanged since its check of ") == 2
+    # A changed script, other settings, or --fresh: checked again.
+    game.write_text(game.read_text(encoding="utf-8") + "\n-- changed\n", encoding="utf-8")
+    code, changed = run()
+    assert changed[0]["cached"] is None and changed[1]["cached"]
+    assert run("--seed", "1")[1][1]["cached"] is None
+    assert [s["cached"] for s in run("--fresh")[1]] == [None, None]
+    # A report that a busy machine may have decided (over the time limit) is not kept.
+    from nomv.checker import cache
+    from nomv.checker.report import ScriptReport
+    hung = ScriptReport(str(bad))
+    hung.add(3, "E101", "result took longer than 4 s")
+    cache.save("k" * 64, hung)
+    assert cache.load("k" * 64) is None
+    kept = ScriptReport(str(bad))
+    kept.add(3, "E053", "result returned a winner out of range")
+    cache.save("k" * 64, kept)
+    assert cache.load("k" * 64).diagnostics == kept.diagnostics
 
 
 def test_wilson_and_ranges():

@@ -1,6 +1,7 @@
 """What ``nomv check`` found: diagnostics, figures from the random games, and rule coverage."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,16 @@ class ScriptReport:
     coverage: dict[str, Any] | None = None
     seconds: float = 0.0                # the whole check, wall-clock time
     cpu_seconds: float = 0.0            # the whole check, CPU time (nomv's and its workers')
+    #: What each configuration played: {label, budget, games, plies, cut, traced_games,
+    #: fast_games, hooks, seconds} (the games checked ply by ply, their plies, how many of them
+    #: stopped when the configuration's share was spent, the fast games traced for coverage and
+    #: the others, the hooks its games checked ply by ply called, its CPU seconds).
+    tiers: list[dict[str, Any]] = field(default_factory=list)
+    thorough: bool = False              # checked with --thorough
+    speed: dict[str, Any] | None = None  # nomv profile's speed line (nomv check asks for it)
+    #: When this report is that of an earlier check of the same script (nomv check keeps them:
+    #: checker/cache.py), the time of that check (seconds since the epoch); else None.
+    checked_at: float | None = None
 
     def add(self, line: int | None, code: str, message: str) -> Diagnostic | None:
         """Adds a finding unless the same code was already reported at the same line."""
@@ -114,6 +125,10 @@ class ScriptReport:
                      f"{_plural(len(self.configurations), 'configuration')} "
                      f"in {self.games_seconds + self.fast_seconds:.1f} s of CPU ({self.seconds:.1f} s in all)")
         out.append(head)
+        if self.checked_at is not None:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.checked_at))
+            out.append(f"  unchanged since its check of {when}: that check's report (nomv check --fresh checks it again)")
+        out.extend(self._tier_lines())
         s = self.stats
         if s:
             rt = "LuaJIT" if s["runtime"] == "jit" else "Lua 5.4"
@@ -134,6 +149,29 @@ class ScriptReport:
                 out.append(line)
         if self.skipped:
             out.append("  not checked: " + "; ".join(self.skipped))
+        return out
+
+    def _tier_lines(self) -> list[str]:
+        """What each configuration played, when there are several (one: the line above says
+        it), and the hooks its games checked ply by ply never called."""
+        out = []
+        for t in self.tiers:
+            if len(self.tiers) == 1 and not t["hooks_missed"]:
+                break
+            what = [_plural(t["games"], "game") + " checked ply by ply"]
+            if t["cut"]:
+                what[0] += (" (stopped after its first plies: its share of the time was spent)" if t["games"] == 1
+                            else f" ({t['cut']} stopped after their first plies: their share of the time was spent)")
+            if t["hooks_missed"]:
+                what.append("never calling " + ", ".join(t["hooks_missed"]))
+            fast = t["traced_games"] + t["fast_games"]
+            if fast:
+                what.append(_plural(fast, "fast game"))
+            out.append(f"  {t['label']}: {', '.join(what)}; {t['seconds']:.1f} s of CPU")
+        if len(self.tiers) > 1 and not self.thorough:
+            out.append(f"  the {_plural(len(self.tiers) - 1, 'configuration')} beside the defaults had a share "
+                       "of the time each and stopped early once every hook had run: nomv check --thorough "
+                       "plays them all in full")
         return out
 
     def _results(self) -> str:
@@ -173,7 +211,9 @@ class ScriptReport:
             "branching": {"average": self.branching_total / self.positions if self.positions else None,
                           "largest": self.branching_max},
             "stats": self.stats, "coverage": self.coverage, "seconds": round(self.seconds, 3),
-            "cpu_seconds": round(self.cpu_seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3), "tiers": self.tiers, "thorough": self.thorough,
+            "cached": None if self.checked_at is None else time.strftime(
+                "%Y-%m-%dT%H:%M:%S%z", time.localtime(self.checked_at)),
         }
         if self.stats and len(self.stats["wins"]) >= 2:
             decisive = sum(self.stats["wins"])
