@@ -645,7 +645,8 @@ class _ScriptChecker:
             return False
         # The states after each ply and the first plies' moves, for the replay (_replay); and
         # whether a hook changed a state (reported as E060: a replay would differ then).
-        dumps, listed, changed = [before], [], False
+        dumps, changed = [before], False
+        listed: list[list[Move]] = []
         if replay:
             again = engine.dump(engine.setup(values, seed_words(seed)))
             if again != before:
