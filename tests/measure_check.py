@@ -106,7 +106,8 @@ def main() -> None:
     ap.add_argument("--no-tree", action="store_true", help="only the revisions given, not this tree")
     ap.add_argument("--found", action="append", default=[], metavar="FOLDER",
                     help="instead: the broken scripts of FOLDER (each naming the code and line it must "
-                         "give in a first line '-- expect: CODE LINE'): how many each side finds")
+                         "give in a first line '-- expect: CODE LINE'): how many each side finds (a "
+                         "script refused at its static checks is not checked again without its labels)")
     ap.add_argument("--together", action="store_true",
                     help="instead: one nomv check of all the scripts (one per CPU at a time) a side and round")
     ap.add_argument("games", nargs="*", help="games of games/ by name, or paths (default: every bundled game)")
@@ -131,7 +132,7 @@ def main() -> None:
                 order = sides[r % len(sides):] + sides[:r % len(sides)]
                 for label, path in order:
                     result = run_check(path, script, extra, work)
-                    if refused(result["json"]):
+                    if refused(result["json"]) and not args.found:
                         # An older nomv that refuses today's script: the script without the
                         # options' labels (text in several languages, which it does not know),
                         # else its own copy of the game.
