@@ -87,8 +87,8 @@ TRACED_SHARE = 0.2
 SATURATED = 256
 #: Without --thorough, the variants and the options' extremes share at most this much of the
 #: defaults' budget between them (each its half or tenth, all scaled down alike when they would
-#: take more): a script with a dozen option values is checked in about twice the time of a
-#: script without options, not five times.  Their games checked ply by ply stop once one of
+#: take more): a script with a dozen option values has 1.5 times the budget of a script
+#: without options, not five times.  Their games checked ply by ply stop once one of
 #: them has called every hook the script has, and an extreme's stops after its first FULL_PLIES
 #: plies when its share is spent: what a configuration other than the defaults adds is mostly
 #: in its first plies, and its fast games go on (FAST_FLOOR_SHARE).  With --thorough (and with
