@@ -148,7 +148,14 @@ return {
   random_move = function(s, rng)
     local G = geometry_of(s[SIZE])
     local L, n = G.L, G.n
+    -- The first three draws are written out rather than looped: LuaJIT compiles each as a
+    -- branch of the ply's own code, where a loop that runs a different number of times at
+    -- every ply is a trace of its own to enter and leave (the same draws either way).
     local i = rng:int(n)
+    if L:get(s, i) == EMPTY then return G.MOVE[i] end
+    i = rng:int(n)
+    if L:get(s, i) == EMPTY then return G.MOVE[i] end
+    i = rng:int(n)
     if L:get(s, i) == EMPTY then return G.MOVE[i] end
     repeat i = rng:int(n) until L:get(s, i) == EMPTY
     return G.MOVE[i]
