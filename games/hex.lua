@@ -28,6 +28,8 @@ local PLAIN, EDGE_A, EDGE_B, JOINED = {1, 5}, {2, 6}, {3, 7}, {4, 8}
 local ON_A = {{[0] = 0, 0, 1, 0, 1, 0, 0, 0, 0}, {[0] = 0, 0, 0, 0, 0, 0, 1, 0, 1}}
 local ON_B = {{[0] = 0, 0, 0, 1, 1, 0, 0, 0, 0}, {[0] = 0, 0, 0, 0, 0, 0, 0, 1, 1}}
 local OWNER = {[0] = 0, 1, 1, 1, 1, 2, 2, 2, 2}
+-- IS_PLAIN[p][v] = 1 if v is player p's stone whose group touches neither edge.
+local IS_PLAIN = {{[0] = 0, 1, 0, 0, 0, 0, 0, 0, 0}, {[0] = 0, 0, 0, 0, 0, 1, 0, 0, 0}}
 -- The value of player p's new stone from what it touches: VALUE[p][1 + a + 2 * b].
 local VALUE = {{1, 2, 3, 4}, {5, 6, 7, 8}}
 
@@ -146,7 +148,14 @@ return {
   random_move = function(s, rng)
     local G = geometry_of(s[SIZE])
     local L, n = G.L, G.n
+    -- The first three draws are written out rather than looped: LuaJIT compiles each as a
+    -- branch of the ply's own code, where a loop that runs a different number of times at
+    -- every ply is a trace of its own to enter and leave (the same draws either way).
     local i = rng:int(n)
+    if L:get(s, i) == EMPTY then return G.MOVE[i] end
+    i = rng:int(n)
+    if L:get(s, i) == EMPTY then return G.MOVE[i] end
+    i = rng:int(n)
     if L:get(s, i) == EMPTY then return G.MOVE[i] end
     repeat i = rng:int(n) until L:get(s, i) == EMPTY
     return G.MOVE[i]
@@ -168,7 +177,13 @@ return {
     if v == JOINED[p] then
       b[WINNER] = p
     elseif v ~= PLAIN[p] then
-      flood(b, G, i, PLAIN[p], v)               -- the plain stones joined to it reach the edge too
+      -- The plain stones joined to it reach the edge too.  Most new stones have no plain
+      -- neighbour of their own colour, and the six values are at hand: only then is the flood
+      -- fill entered (entering its loop costs more than the cells it looks at).
+      local plain = IS_PLAIN[p]
+      if plain[v1] + plain[v2] + plain[v3] + plain[v4] + plain[v5] + plain[v6] > 0 then
+        flood(b, G, i, PLAIN[p], v)
+      end
     end
     return b
   end,

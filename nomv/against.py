@@ -95,6 +95,10 @@ for line in sys.stdin:
 '''
 
 
+#: The time limit of a call (seconds of CPU) while counting instructions under valgrind.
+UNDER_VALGRIND_TIME_LIMIT = 3600
+
+
 def repository() -> Path:
     """The git work tree this nomv runs from."""
     here = Path(__file__).resolve().parent.parent
@@ -168,10 +172,14 @@ class Side:
         valgrind = shutil.which("valgrind")
         if valgrind is None:
             raise NomvError("--instructions needs valgrind (apt-get install valgrind)")
+        # Valgrind runs a program some fifty times slower, so a batch of random games that
+        # takes a second natively would run over the time limit of a call (3verse did): the
+        # limit is raised far out of reach, on both sides alike (the hook that watches it stays).
+        env = _environment(self.cwd, self.pythonpath)
+        env["NOMV_TIME_LIMIT"] = str(UNDER_VALGRIND_TIME_LIMIT)
         done = subprocess.run([valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                                str(self.python), "-c", DRIVER, game, lua, str(games)],
-                              capture_output=True, text=True, cwd=str(self.cwd),
-                              env=_environment(self.cwd, self.pythonpath))
+                              capture_output=True, text=True, cwd=str(self.cwd), env=env)
         found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
         if done.returncode != 0 or not found:
             raise NomvError(f"the {self.label} side could not play {game} under valgrind: "

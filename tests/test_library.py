@@ -39,6 +39,24 @@ def test_rng_matches_the_published_recurrence(script, lua):
     assert values == reference_mrg32k3a(seed_words(42), 2000)
 
 
+# Positions of the generator whose next step is an exact multiple of its modulus (k = 1, 2,
+# 100, 1000, -1 and -3 for M2; 100 and 1000 for M1): where a quotient estimated with 1/m rounds
+# to one below the whole number (1 * M2 times 1/M2 is just below 1), the rare case rng.lua's
+# mod() must still get exactly right.
+EXACT_MULTIPLES = [(415325, 1087039), (303038, 803489), (378764, 1797958), (94356, 8385457),
+                   (112287, 283550), (336861, 850650)]
+EXACT_MULTIPLES_M1 = [(176045, 407687), (5975, 3063460)]
+
+
+def test_rng_is_exact_where_its_steps_are_multiples_of_the_modulus(script, lua):
+    positions = ([[7, 8, 9, x, 11, y] for x, y in EXACT_MULTIPLES]
+                 + [[x, y, 9, 10, 11, 12] for x, y in EXACT_MULTIPLES_M1])
+    table = "{" + ", ".join("{" + ", ".join(map(str, p)) + "}" for p in positions) + "}"
+    values = run(script, lua, f"local t = {{}} for _, p in ipairs({table}) do rng:load(p)\n"
+                              "for _ = 1, 3 do t[#t + 1] = rng:next() end end return {out = t}")
+    assert values == [v for p in positions for v in reference_mrg32k3a(p, 3)]
+
+
 def test_rng_is_identical_on_both_runtimes(script):
     body = ("local t = {}\n"
             "for i = 1, 300 do t[#t+1] = rng:int(6); t[#t+1] = rng:int(-5, 5); t[#t+1] = rng:float() end\n"
