@@ -41,8 +41,12 @@ __all__ = ["WorkerProcess", "WorkerEngine", "RemoteState", "GRACE", "isolation_d
 GRACE = 0.25
 #: How often the parent looks at a busy worker (seconds).
 POLL = 0.02
-#: A worker kept off the processor is stopped after this many times the limit in real time.
+#: A worker kept off the processor is stopped after this many times the limit in real time...
 WALL_FACTOR = 4
+#: ...when it got less than this share of a processor meanwhile (stopped, or starved): one that
+#: runs, however slowly on a busy machine, reaches its CPU limit and is stopped there, by the hook
+#: that names the script's line when it can (so at most 1/STARVED_SHARE times the limit).
+STARVED_SHARE = 0.05
 #: Seconds a new worker process may take to start (Python and nomv's modules) before its first
 #: request's clock starts; a process that takes longer is given up.
 STARTUP = 60
@@ -58,6 +62,22 @@ def cpu_seconds(pid: int, otherwise: float) -> float:
         return (int(fields[11]) + int(fields[12])) / _TICKS   # utime + stime
     except (OSError, IndexError, ValueError):
         return otherwise
+
+
+def over_time(waited: float, used: float, limit: float) -> bool:
+    """Whether a request has run past ``limit`` seconds (> 0) when it has taken ``waited`` seconds
+    of real time and ``used`` seconds of the worker's CPU since its last sign of progress.
+
+    >>> over_time(2.0, 1.0, 0.5), over_time(2.0, 0.3, 0.5)   # over in CPU; a busy machine's slow run
+    (True, False)
+    >>> over_time(2.5, 0.0, 0.5), over_time(2.5, 0.2, 0.5)   # stopped off the processor; starved, but running
+    (True, False)
+    """
+    if waited <= limit + GRACE:
+        return False
+    if used > limit + GRACE:
+        return True
+    return waited > WALL_FACTOR * limit + GRACE and used < STARVED_SHARE * waited
 
 
 #: Requests whose errors the script side reports under another name: the name of the hook that
@@ -534,9 +554,8 @@ class WorkerProcess:
                     raise ScriptError(f"the script's worker process did not start within {STARTUP} seconds",
                                       engine.path, hook=HOOK_OF_REQUEST.get(request, request))
                 continue
-            if limit > 0 and waited > limit + GRACE and (
-                    waited > WALL_FACTOR * limit + GRACE
-                    or cpu_seconds(process.pid, since_cpu + waited) - since_cpu > limit + GRACE):
+            if limit > 0 and waited > limit + GRACE and over_time(
+                    waited, cpu_seconds(process.pid, since_cpu + waited) - since_cpu, limit):
                 self._kill()
                 self.kills += 1
                 stopped = LimitError(f"took longer than {self.limits.time:g} seconds (the time limit); stopped",

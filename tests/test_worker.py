@@ -312,3 +312,28 @@ def test_closing_a_game_stops_a_request_under_way_at_once():
     assert outcome and "worker process" in outcome[0].message
     _wait_until_dead(pid)
     assert g.start(seed=2).perft(1) == 9          # and the game goes on in a new worker
+
+
+def test_a_worker_kept_off_the_processor_is_stopped_after_several_times_the_limit():
+    # The parent counts a request's time in the worker's CPU time, so a busy machine (where a
+    # worker gets a small share of a processor) does not stop a script before its hook can name
+    # the line; a worker that gets no processor at all (stopped here) is stopped after
+    # WALL_FACTOR times the limit in real time.
+    import threading
+    import time
+    from nomv.worker import WALL_FACTOR, GRACE
+    g = game(TICTACTOE, limit=0.2)
+    pos = g.start(seed=1)
+    pid = g.engine.process_id
+    os.kill(pid, signal.SIGSTOP)
+    rescue = threading.Timer(30, os.kill, (pid, signal.SIGCONT))     # never left stopped
+    rescue.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(LimitError) as err:
+            pos.perft(3)
+    finally:
+        rescue.cancel()
+    assert err.value.kind == "time" and "took longer than 0.2 seconds" in str(err.value)
+    assert time.monotonic() - started >= WALL_FACTOR * 0.2 + GRACE     # not at the first look
+    assert pos.perft(3) == 504 and g.engine.kills == 1                 # a fresh worker goes on
