@@ -20,6 +20,7 @@ against the limit.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import subprocess
@@ -307,6 +308,24 @@ def _take_process() -> _Started:
         taken = _spare if _spare is not None and _spare[0].poll() is None else None
         _spare = _new_process()
     return taken or _new_process()
+
+
+def _end_spare() -> None:
+    # The spare would end by itself once it sees its pipe closed, but only after it has started
+    # (imports: a moment on a slow machine): it must not outlive the program that made it.
+    global _spare
+    with _spare_lock:
+        spare, _spare = _spare, None
+    if spare is not None:
+        process = spare[0]
+        try:
+            process.kill()
+            process.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+
+
+atexit.register(_end_spare)
 
 
 def warm() -> None:
