@@ -210,7 +210,8 @@ def test_a_slow_upload_is_a_job_with_a_budget_one_at_a_time_and_its_quota_surviv
     started = time.monotonic()
     r = x.post("/api/scripts?wait=60", {"source": slow_script("x1")})
     assert r.status_code == 422 and r.json()["error"] == "script_refused", r.text
-    assert f"more than the {JOB_SECONDS} s this server gives a check" in r.json()["message"]
+    # stopped by its CPU budget, or on a busy machine by the real time (several times the budget)
+    assert f"the {JOB_SECONDS} s this server gives a check" in r.json()["message"]
     assert time.monotonic() - started < 30          # (unbounded, its check took ~20 minutes)
     # the page's way: 202 at once, then the job
     r = x.post("/api/scripts?wait=0", {"source": slow_script("x2")})

@@ -135,8 +135,12 @@ def run_check(source: str, *, playouts: int, fast_games: int = 0, extremes: bool
                 measured = group_cpu(process.pid)
                 wall = time.monotonic() - started
                 used = measured - before if measured is not None else wall
-                if used > budget or wall > WALL_FACTOR * budget:
+                if used > budget:
                     raise CheckStopped(f"nomv check used {used:.0f} s of CPU on this script, more than the "
+                                       f"{budget:g} s this server gives a check")
+                if wall > WALL_FACTOR * budget:
+                    raise CheckStopped(f"nomv check ran {wall:.0f} s on this script (it had used {used:.0f} s "
+                                       f"of CPU: the server is busy), more than {WALL_FACTOR} times the "
                                        f"{budget:g} s this server gives a check")
         finally:
             if process.poll() is None:
