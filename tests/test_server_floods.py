@@ -506,8 +506,13 @@ def test_a_game_that_crashes_its_worker_is_never_blamed_on_another_games_moves(s
                 t.join(30)
     watch.check()
     assert refused == [], refused
-    # each crash is mallory's own, and named as hers
-    assert all(r.status_code == 502 and "crasher.lua" in r.json()["message"] for r in crashes), crashes[0].text
+    # each crash is mallory's own, and named as hers; on a busy machine some of her moves are
+    # turned away before they reach a worker (the server sheds load: 503 or 429, with a wait)
+    failed = [r for r in crashes if r.status_code == 502]
+    assert failed and all("crasher.lua" in r.json()["message"] for r in failed), failed[0].text
+    others = [r for r in crashes if r.status_code != 502]
+    assert all(r.status_code in (429, 503) and "Retry-After" in r.headers for r in others), \
+        [(r.status_code, r.text) for r in others][:3]
     assert any("worker process was killed by signal" in r.json()["message"] for r in crashes)
     assert [alice.match(m)["moves"] for m in victims] == [["b2", "a1", "c3", "a3", "a2"]] * 6
 

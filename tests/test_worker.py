@@ -321,6 +321,7 @@ def test_a_worker_kept_off_the_processor_is_stopped_after_several_times_the_limi
     # WALL_FACTOR times the limit in real time.
     import threading
     import time
+    from nomv.limits import slowdown
     from nomv.worker import WALL_FACTOR, GRACE
     g = game(TICTACTOE, limit=0.2)
     pos = g.start(seed=1)
@@ -335,5 +336,5 @@ def test_a_worker_kept_off_the_processor_is_stopped_after_several_times_the_limi
     finally:
         rescue.cancel()
     assert err.value.kind == "time" and "took longer than 0.2 seconds" in str(err.value)
-    assert time.monotonic() - started >= WALL_FACTOR * 0.2 + GRACE     # not at the first look
+    assert time.monotonic() - started >= WALL_FACTOR * 0.2 / slowdown() + GRACE   # not at the first look
     assert pos.perft(3) == 504 and g.engine.kills == 1                 # a fresh worker goes on
