@@ -125,13 +125,30 @@ return {
 
   -- Uniform over the legal moves: draw one of the player's pawns and one of its three
   -- directions (3 x pawns equally likely pairs) until that is a legal move.
+  -- The first two draws are written out rather than looped: LuaJIT compiles each as a branch
+  -- of the ply's own code, where a loop that runs a different number of times at every ply is a
+  -- trace of its own to enter and leave (the same draws either way).
   random_move = function(s, rng)
     local p = s[TO_MOVE]
     local moves, first, choices = MOVE[p], 16 * (p - 1) + 1, 3 * s[LEFT + p]
+    local x = rng:int(choices) - 1
+    local k = floor(x / 3)                            -- the pawn's place in the list
+    local m = moves[(x - 3 * k) * 64 + PAWNS:get(s, first + k) + 1]
+    if legal(s, p, m) then
+      hint_state, hint_move, hint_entry = s, m, first + k
+      return m
+    end
+    x = rng:int(choices) - 1
+    k = floor(x / 3)
+    m = moves[(x - 3 * k) * 64 + PAWNS:get(s, first + k) + 1]
+    if legal(s, p, m) then
+      hint_state, hint_move, hint_entry = s, m, first + k
+      return m
+    end
     while true do
-      local x = rng:int(choices) - 1
-      local k = floor(x / 3)                          -- the pawn's place in the list
-      local m = moves[(x - 3 * k) * 64 + PAWNS:get(s, first + k) + 1]
+      x = rng:int(choices) - 1
+      k = floor(x / 3)
+      m = moves[(x - 3 * k) * 64 + PAWNS:get(s, first + k) + 1]
       if legal(s, p, m) then
         hint_state, hint_move, hint_entry = s, m, first + k
         return m

@@ -98,6 +98,52 @@ for line in sys.stdin:
 #: The time limit of a call (seconds of CPU) while counting instructions under valgrind.
 UNDER_VALGRIND_TIME_LIMIT = 3600
 
+#: A library preloaded into the counted processes: `syscall(SYS_getrandom, ...)`, where LuaJIT
+#: seeds the generator behind its trace compiler's retry penalties and its string hashes, answers
+#: bytes drawn from NOMV_FIXED_RANDOM instead of the system's.  With that, address randomisation
+#: turned off (setarch -R) and PYTHONHASHSEED fixed, a process compiles a game the same way
+#: every time; otherwise two processes of the same tree can differ by 2x in instructions a game
+#: (Breakthrough: 129k to 290k), and the n and 3n runs subtracted would each compile their own way.
+FIXED_RANDOM_C = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+long syscall(long number, ...) {
+    va_list ap; long a[6]; int i;
+    va_start(ap, number);
+    for (i = 0; i < 6; i++) a[i] = va_arg(ap, long);
+    va_end(ap);
+    if (number == SYS_getrandom) {
+        const char *seed = getenv("NOMV_FIXED_RANDOM");
+        unsigned long long x = 0x9e3779b97f4a7c15ULL * (unsigned long long)((seed ? atoll(seed) : 0) + 1);
+        unsigned char *out = (unsigned char *)a[0];
+        unsigned long n = (unsigned long)a[1], k;
+        for (k = 0; k < n; k++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; out[k] = (unsigned char)x; }
+        return (long)n;
+    }
+    return ((long (*)(long, ...))dlsym(RTLD_NEXT, "syscall"))(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+"""
+
+
+def fixed_start(where: Path) -> list[str] | None:
+    """The command prefix and the preloaded library that make a counted process compile the same
+    way every time (see FIXED_RANDOM_C), as [prefix..., library]; None where that cannot be had
+    (no C compiler, no setarch, not Linux): the counts then vary from process to process."""
+    cc, setarch = shutil.which("cc") or shutil.which("gcc"), shutil.which("setarch")
+    if not sys.platform.startswith("linux") or cc is None or setarch is None:
+        return None
+    source, library = where / "fixed_random.c", where / "fixed_random.so"
+    source.write_text(FIXED_RANDOM_C)
+    built = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(library), str(source), "-ldl"],
+                           capture_output=True, text=True)
+    if built.returncode != 0 or subprocess.run([setarch, os.uname().machine, "-R", "true"],
+                                               capture_output=True).returncode != 0:
+        return None
+    return [setarch, os.uname().machine, "-R", str(library)]
+
 
 def repository() -> Path:
     """The git work tree this nomv runs from."""
@@ -166,9 +212,12 @@ class Side:
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         cwd=str(cwd), env=_environment(cwd, pythonpath))
 
-    def instructions(self, game: str, lua: str, games: int) -> int:
+    def instructions(self, game: str, lua: str, games: int, fixed: list[str] | None = None,
+                     seed: int = 0) -> int:
         """The instructions a process of this side executes to load `game` and play `games`
-        random games of it (valgrind's count: the same on a busy machine as on a quiet one)."""
+        random games of it (valgrind's count: the same on a busy machine as on a quiet one).
+        With `fixed` (from fixed_start), the process starts from `seed` instead of the
+        system's randomness, and the count is the same every time."""
         valgrind = shutil.which("valgrind")
         if valgrind is None:
             raise NomvError("--instructions needs valgrind (apt-get install valgrind)")
@@ -177,7 +226,12 @@ class Side:
         # limit is raised far out of reach, on both sides alike (the hook that watches it stays).
         env = _environment(self.cwd, self.pythonpath)
         env["NOMV_TIME_LIMIT"] = str(UNDER_VALGRIND_TIME_LIMIT)
-        done = subprocess.run([valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+        prefix: list[str] = []
+        if fixed:
+            prefix = fixed[:-1]
+            env.update(LD_PRELOAD=fixed[-1], NOMV_FIXED_RANDOM=str(seed), PYTHONHASHSEED=str(seed))
+        done = subprocess.run([*prefix, valgrind, "--tool=cachegrind", "--cache-sim=no",
+                               "--cachegrind-out-file=/dev/null",
                                str(self.python), "-c", DRIVER, game, lua, str(games)],
                               capture_output=True, text=True, cwd=str(self.cwd), env=env)
         found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
@@ -247,8 +301,10 @@ def run(rev: str, games: list[str], lua: str = "jit", seconds: float = 1.0, roun
         base, ours = Side(rev, python, where, None), Side("this tree", sys.executable, where, ours_path)
         sides = [base, ours]
         if instructions:
+            fixed = fixed_start(where)
             return {"against": rev, "commit": commit, "runtime": lua, "instructions": True,
-                    "games": [_count(base, ours, g, lua, progress) for g in games]}
+                    "rounds": rounds, "fixed_start": fixed is not None,
+                    "games": [_count(base, ours, g, lua, progress, rounds, fixed) for g in games]}
         rows = [Row(g) for g in games]
         for r in range(rounds):
             order = (base, ours) if r % 2 == 0 else (ours, base)
@@ -274,12 +330,15 @@ def run(rev: str, games: list[str], lua: str = "jit", seconds: float = 1.0, roun
         shutil.rmtree(where, ignore_errors=True)
 
 
-def _count(base: Side, ours: Side, game: str, lua: str, progress: Callable[[str], None]) -> dict[str, Any]:
+def _count(base: Side, ours: Side, game: str, lua: str, progress: Callable[[str], None],
+           rounds: int = 1, fixed: list[str] | None = None) -> dict[str, Any]:
     """Instructions a random game of `game` takes on each side: two processes a side, playing n
     and 3n random games (the same games on both sides, from the same seeds), whose difference
     is 2n games without the start (Python, nomv, the script) or LuaJIT's first compiling.  They
     run as many at once as there are cores (up to four): counts do not depend on the machine's
-    load, only the wall time does."""
+    load, only the wall time does.  With `fixed`, round r starts every process from seed r (so
+    the n and 3n runs compile alike, and a round is one way LuaJIT's dice fall); the figures
+    are the medians over the rounds."""
     from concurrent.futures import ThreadPoolExecutor
     name = Path(game).name
     probe = ours.measure(game, lua, 0.3)                  # n: about 0.1 s of games natively
@@ -288,17 +347,29 @@ def _count(base: Side, ours: Side, game: str, lua: str, progress: Callable[[str]
     if base.measure(game, lua, 0.02).get("missing"):
         return {"game": game, "note": f"not in {base.label}"}
     n = max(20, min(200_000, round(probe["games_per_second"] * 0.1)))
-    progress(f"{name}: {n:,} and {3 * n:,} random games under valgrind, on each side")
-    jobs = [(side, k) for side in (base, ours) for k in (n, 3 * n)]
+    progress(f"{name}: {n:,} and {3 * n:,} random games under valgrind, on each side, "
+             f"{rounds} round{'s' if rounds != 1 else ''}")
+    jobs = [(side, k, r) for r in range(rounds) for side in (base, ours) for k in (n, 3 * n)]
     with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
-        counts = list(pool.map(lambda job: job[0].instructions(game, lua, job[1]), jobs))
-    per_game = [(counts[1] - counts[0]) / (2 * n), (counts[3] - counts[2]) / (2 * n)]
+        counts = list(pool.map(lambda job: job[0].instructions(game, lua, job[1], fixed, job[2]), jobs))
+    runs: list[list[float]] = [[], []]
+    for r in range(rounds):
+        c = counts[4 * r:4 * r + 4]
+        runs[0].append((c[1] - c[0]) / (2 * n))
+        runs[1].append((c[3] - c[2]) / (2 * n))
+    per_game = [statistics.median(runs[0]), statistics.median(runs[1])]
     out: dict[str, Any] = {"game": game, "games": n, "base_instructions": round(per_game[0]),
                            "ours_instructions": round(per_game[1])}
+    if rounds > 1:
+        out["base_runs"] = [round(x) for x in runs[0]]
+        out["ours_runs"] = [round(x) for x in runs[1]]
     if probe.get("tuned"):
         out["tuned"] = True
     if per_game[0] > 0 and per_game[1] > 0:
         out["ratio"] = round(per_game[0] / per_game[1], 3)   # above 1: this tree does less work
+        ratios = [b / o for b, o in zip(*runs) if b > 0 and o > 0]
+        if rounds > 1 and ratios:
+            out["ratio_low"], out["ratio_high"] = round(min(ratios), 3), round(max(ratios), 3)
     return out
 
 
@@ -331,12 +402,21 @@ def _format_instructions(result: dict[str, Any]) -> str:
     for g in result["games"]:
         label = Path(g["game"]).name + (" (tuned)" if g.get("tuned") else "")
         if "ratio" in g:
-            rows.append({"game": label, f"{rev} instructions": g["base_instructions"],
-                         "this tree": g["ours_instructions"], "ratio": g["ratio"], "games": g["games"]})
+            row = {"game": label, f"{rev} instructions": g["base_instructions"],
+                   "this tree": g["ours_instructions"], "ratio": g["ratio"], "games": g["games"]}
+            if "ratio_low" in g:
+                row["range"] = f"{g['ratio_low']:.2f}-{g['ratio_high']:.2f}"
+            rows.append(row)
         else:
             rows.append({"game": label, "games": g.get("note", "")})
+    rounds = result.get("rounds", 1)
+    start = ("each process started from a fixed seed, one seed a round" if result.get("fixed_start")
+             else "each process started as the system chose (no C compiler or setarch here), so LuaJIT "
+                  "compiles differently from one process to the next")
     head = (f"Instructions a random game takes on {rt}, {rev} ({result['commit'][:10]}) and this tree "
-            "(valgrind; n and 3n random games a side, the difference): ratio above 1, this tree does less")
+            f"(valgrind; n and 3n random games a side, the difference; {start}"
+            + (f"; medians of {rounds} rounds" if rounds > 1 else "")
+            + "): ratio above 1, this tree does less")
     low = [g for g in result["games"] if "ratio" in g and g["ratio"] < 0.95]
     tail = (["", "below 0.95x: " + ", ".join(f"{Path(g['game']).name} {g['ratio']:.2f}" for g in low)] if low
             else ["", "no game below 0.95x"])

@@ -370,6 +370,8 @@ def _bench_against(args) -> int:
     if args.compare:
         raise UsageError("--against and --compare are separate runs: give one of them")
     seconds = 1.0 if args.seconds is None else args.seconds
+    if args.rounds is None:
+        args.rounds = 1 if args.instructions else 5
     if seconds <= 0 or args.rounds < 1:
         raise UsageError("--seconds must be more than 0 and --rounds at least 1")
     bundled = [f.name for f in catalog.all_games() if f.origin == "bundled"]
@@ -811,11 +813,13 @@ def _add_bench(sub, common: argparse.ArgumentParser) -> None:
                    "and under this tree, side by side, alternating; medians and ratios (--lua for Lua 5.4). "
                    "With --serve: also run the server of this git revision (e.g. main, HEAD~3), the two "
                    "taking turns in one run, for side-by-side ratios")
-    p.add_argument("--rounds", type=int, default=5, help="with --against: measurements of each game on "
-                   "each side (default 5)")
+    p.add_argument("--rounds", type=int, default=None, help="with --against: measurements of each game on "
+                   "each side (default 5; with --instructions 1, each round a fixed seed for LuaJIT's "
+                   "compiler, which compiles differently from seed to seed)")
     p.add_argument("--instructions", action="store_true", help="with --against: count the instructions "
                    "a random game takes on each side instead (valgrind: slower, but a busy machine does "
-                   "not change the count)")
+                   "not change the count; each process started from a fixed seed where a C compiler "
+                   "and setarch are at hand, so that a count repeats exactly)")
     p.add_argument("--no-gui", action="store_true", help="skip the frame-time measurement")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_bench)

@@ -210,3 +210,25 @@ def test_instructions_are_counted_only_against_a_revision(capsys):
     # (the count itself runs four processes under valgrind: measured by hand, not here)
     assert main(["bench", "--instructions", "--game", "connect4"]) == 2
     assert "--instructions counts with --against REV" in capsys.readouterr().err
+
+
+def test_counted_processes_start_from_a_fixed_seed(tmp_path):
+    # bench --against --instructions preloads a library that answers LuaJIT's getrandom
+    # syscall from NOMV_FIXED_RANDOM (a process then compiles a game the same way every time):
+    # the same seed gives the same bytes in two processes, another seed others.
+    import os
+    import subprocess
+    import sys
+
+    from nomv import against
+    fixed = against.fixed_start(tmp_path)
+    if fixed is None or os.uname().machine != "x86_64":
+        pytest.skip("no fixed start here (C compiler, setarch), or not x86-64 (getrandom is syscall 318 there)")
+    probe = ("import ctypes, sys; b = ctypes.create_string_buffer(16); "
+             "n = ctypes.CDLL(None, use_errno=True).syscall(318, b, 16, 0); print(n, b.raw.hex())")
+    def draw(seed: int) -> str:
+        env = dict(os.environ, LD_PRELOAD=fixed[-1], NOMV_FIXED_RANDOM=str(seed))
+        return subprocess.run([*fixed[:-1], sys.executable, "-c", probe], env=env, capture_output=True,
+                              text=True, check=True).stdout
+    assert draw(3) == draw(3) != draw(4)
+    assert draw(3).startswith("16 ")
